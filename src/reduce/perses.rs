@@ -1,0 +1,367 @@
+//! Perses (`seeds/001`): largest live node first, propose node *replacement* (keep a compatible
+//! live descendant `d` of `n`, drop the rest of `n`; smallest `d` first), then deletions from the
+//! one active list driven by a persisted inner minimizer. A success clears the `done` set; the run
+//! ends when every list is done and nothing replaces.
+//!
+//! Candidates are generated lazily: a node's descendants are gathered only when the iterator
+//! reaches that node, so a pass that succeeds early never pays for the rest.
+
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::rc::Rc;
+
+use super::{Deltas, Policy, Unit};
+use crate::tree::{Arena, Class, NodeId, View};
+
+/// Knobs beyond the specification; the defaults are the spec's behavior.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PersesOptions {
+    /// Do not re-propose a replacement `(n, d)` that was already rejected on this arena. A round
+    /// driver that rebuilds the arena until a round makes no progress still ends at a fixpoint:
+    /// the last round tries every pair on the final program.
+    pub skip_failed_replacements: bool,
+}
+
+/// What the current pass has yielded so far, so `on_reduced` can learn which replacements failed.
+#[derive(Default)]
+struct PassLog {
+    replacements: Vec<(NodeId, NodeId)>,
+    last_was_replacement: bool,
+}
+
+pub struct Perses<'t, F, P> {
+    arena: &'t Arena,
+    new_minimizer: F,
+    options: PersesOptions,
+    active: Option<NodeId>,
+    minimizer: Option<P>,
+    active_elems: Vec<NodeId>,
+    /// Lists whose minimizer found nothing more to delete; cleared on every success.
+    done: HashSet<NodeId>,
+    failed: Rc<RefCell<HashSet<(NodeId, NodeId)>>>,
+    log: Rc<RefCell<PassLog>>,
+    lists_total: usize,
+}
+
+impl<'t, F, P> Perses<'t, F, P>
+where
+    F: FnMut() -> P,
+    P: Policy,
+{
+    pub fn new(arena: &'t Arena, new_minimizer: F) -> Self {
+        Perses {
+            arena,
+            new_minimizer,
+            options: PersesOptions::default(),
+            active: None,
+            minimizer: None,
+            active_elems: Vec::new(),
+            done: HashSet::new(),
+            failed: Rc::default(),
+            log: Rc::default(),
+            lists_total: 0,
+        }
+    }
+
+    pub fn options(mut self, options: PersesOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// The active list, if any (for tests and progress).
+    pub fn active(&self) -> Option<NodeId> {
+        self.active
+    }
+
+    pub fn done(&self) -> &HashSet<NodeId> {
+        &self.done
+    }
+
+    /// Keep the active list while it is live and not done; otherwise pick the largest live list
+    /// not done (`nodes` is sorted largest first).
+    fn pick_active(&mut self, nodes: &[NodeId]) {
+        if let Some(a) = self.active
+            && !self.done.contains(&a)
+            && nodes.contains(&a)
+        {
+            return;
+        }
+        let arena = self.arena;
+        let active = nodes
+            .iter()
+            .copied()
+            .find(|&id| arena.node(id).class.is_listlike() && !self.done.contains(&id));
+        if active != self.active {
+            self.active = active;
+            self.minimizer = None;
+        }
+    }
+}
+
+/// The live internal nodes, largest surviving size first, ties by id.
+fn live_internal_largest_first(view: &View) -> Vec<NodeId> {
+    let arena = view.arena;
+    let mut nodes: Vec<NodeId> = (0..arena.nodes.len() as NodeId)
+        .filter(|&id| !arena.node(id).class.is_leaf() && view.live(id))
+        .collect();
+    nodes.sort_by_key(|&id| (std::cmp::Reverse(view.size(id)), id));
+    nodes
+}
+
+impl<F, P> Policy for Perses<'_, F, P>
+where
+    F: FnMut() -> P,
+    P: Policy,
+{
+    fn propose<'a>(&'a mut self, config: &'a [Unit]) -> Deltas<'a> {
+        let view = Rc::new(View::new(self.arena, config));
+        let nodes = live_internal_largest_first(&view);
+        self.lists_total = nodes
+            .iter()
+            .filter(|&&n| self.arena.node(n).class.is_listlike())
+            .count();
+        self.pick_active(&nodes);
+        *self.log.borrow_mut() = PassLog::default();
+        let replacements = Replacements {
+            view: view.clone(),
+            config,
+            nodes,
+            next_node: 0,
+            queue: Vec::new(),
+            current: 0,
+            failed: self
+                .options
+                .skip_failed_replacements
+                .then(|| self.failed.clone()),
+            log: self.log.clone(),
+        };
+        self.active_elems = self.active.map(|a| view.elems_of(a)).unwrap_or_default();
+        if self.minimizer.is_none() {
+            self.minimizer = Some((self.new_minimizer)());
+        }
+        let minimizer = self.minimizer.as_mut().expect("built above");
+        let log = self.log.clone();
+        let deletions = minimizer.propose(&self.active_elems).map(move |drop| {
+            log.borrow_mut().last_was_replacement = false;
+            view.deletion_delta(config, &drop)
+        });
+        Box::new(replacements.chain(deletions.filter(|d| !d.is_empty())))
+    }
+
+    fn on_reduced(&mut self, reduced: Option<&[Unit]>) -> bool {
+        self.learn_failed_replacements(reduced.is_some());
+        let Some(a) = self.active else {
+            return reduced.is_some(); // a replacements-only pass
+        };
+        let elems = reduced.map(|c| View::new(self.arena, c).elems_of(a));
+        let inner = self.minimizer.as_mut().expect("propose ran first");
+        let keep = inner.on_reduced(elems.as_deref());
+        if reduced.is_some() {
+            self.done.clear();
+        } else if !keep {
+            self.done.insert(a);
+        }
+        true
+    }
+
+    fn phase(&self) -> String {
+        match self.active {
+            Some(a) => format!(
+                "perses: list #{a} ({} of {} lists done)",
+                self.done.len(),
+                self.lists_total
+            ),
+            None => "perses: replacing".into(),
+        }
+    }
+}
+
+impl<F, P> Perses<'_, F, P> {
+    /// Every replacement yielded this pass failed, except the last one if it was the success.
+    fn learn_failed_replacements(&mut self, success: bool) {
+        if !self.options.skip_failed_replacements {
+            return;
+        }
+        let log = self.log.borrow();
+        let mut tried = log.replacements.as_slice();
+        if success && log.last_was_replacement {
+            tried = &tried[..tried.len().saturating_sub(1)];
+        }
+        self.failed.borrow_mut().extend(tried.iter().copied());
+    }
+}
+
+/// The lazy stream of replacement deltas of one pass.
+struct Replacements<'a, 't> {
+    view: Rc<View<'t>>,
+    config: &'a [Unit],
+    nodes: Vec<NodeId>,
+    next_node: usize,
+    /// The compatible descendants of `current`, smallest last (popped first).
+    queue: Vec<NodeId>,
+    current: NodeId,
+    failed: Option<Rc<RefCell<HashSet<(NodeId, NodeId)>>>>,
+    log: Rc<RefCell<PassLog>>,
+}
+
+impl Replacements<'_, '_> {
+    /// Fill `queue` with the next node's compatible live descendants; false when out of nodes.
+    fn refill(&mut self) -> bool {
+        while self.queue.is_empty() {
+            let Some(&n) = self.nodes.get(self.next_node) else {
+                return false;
+            };
+            self.next_node += 1;
+            self.current = n;
+            self.queue = self.candidates_for(n);
+        }
+        true
+    }
+
+    fn candidates_for(&self, n: NodeId) -> Vec<NodeId> {
+        let view = &self.view;
+        let arena = view.arena;
+        if matches!(arena.node(n).class, Class::Opt | Class::Error) || arena.parent(n).is_none() {
+            return Vec::new();
+        }
+        let failed = self.failed.as_ref().map(|f| f.borrow());
+        let mut ds = Vec::new();
+        let mut stack: Vec<NodeId> = arena.children(n).to_vec();
+        while let Some(d) = stack.pop() {
+            if !view.present(d) {
+                continue;
+            }
+            let skip = failed.as_ref().is_some_and(|f| f.contains(&(n, d)));
+            if !skip && view.live(d) && view.can_replace(n, d) {
+                ds.push(d);
+            }
+            stack.extend_from_slice(arena.children(d));
+        }
+        // popped from the back: largest first in the vector means smallest first out
+        ds.sort_by_key(|&d| (std::cmp::Reverse(view.size(d)), std::cmp::Reverse(d)));
+        ds
+    }
+}
+
+impl Iterator for Replacements<'_, '_> {
+    type Item = Vec<Unit>;
+
+    fn next(&mut self) -> Option<Vec<Unit>> {
+        while self.refill() {
+            let d = self.queue.pop().expect("refilled");
+            let n = self.current;
+            let outer = self.view.leaves_under(n, self.config);
+            let inner = self.view.leaves_under(d, self.config);
+            if outer.len() == inner.len() {
+                continue;
+            }
+            let mut log = self.log.borrow_mut();
+            log.replacements.push((n, d));
+            log.last_was_replacement = true;
+            return Some(super::subtract(outer, inner));
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reduce::ddmin::Ddmin;
+    use crate::reduce::{FnOracle, Verdict, reduce};
+    use crate::tree::toy::{Kind, example_tree, parses, promotion_tree};
+
+    #[test]
+    fn perses_collapses_the_if_nest_in_exactly_3_oracle_calls() {
+        let tree = example_tree();
+        let crash = tree.token("crash");
+        let mut calls = 0;
+        let mut oracle = FnOracle(|c: &[Unit]| {
+            calls += 1;
+            c.contains(&crash) && parses(&tree.render(c))
+        });
+        let mut perses = Perses::new(&tree.arena, || Ddmin);
+        let result = reduce(tree.all_units(), &mut oracle, &mut perses);
+        assert_eq!(tree.render(&result), "int main ( ) { crash ( ) ; }");
+        assert_eq!(calls, 3);
+    }
+
+    /// The spec's pass-by-pass table: which list is active, what is accepted, what `done` holds.
+    #[test]
+    fn perses_follows_the_specs_pass_table() {
+        let tree = example_tree();
+        let arena = &tree.arena;
+        let crash = tree.token("crash");
+        let lists: Vec<NodeId> = (0..arena.nodes.len() as NodeId)
+            .filter(|&n| arena.node(n).kind == Kind::List as u16)
+            .collect();
+        let (innermost, outermost) = (lists[0], lists[3]);
+        let mut perses = Perses::new(arena, || Ddmin);
+        let mut config = tree.all_units();
+        let mut rows = Vec::new();
+        for _ in 0..4 {
+            let mut accepted = None;
+            for delta in perses.propose(&config) {
+                let candidate = crate::reduce::subtract(&config, &delta);
+                let ok = candidate.contains(&crash) && parses(&tree.render(&candidate));
+                if Verdict::from_bool(ok) == Verdict::Interesting {
+                    accepted = Some(candidate);
+                    break;
+                }
+            }
+            let active = perses.active();
+            let go = perses.on_reduced(accepted.as_deref());
+            let text = accepted.as_ref().map(|c| tree.render(c));
+            let mut done: Vec<NodeId> = perses.done().iter().copied().collect();
+            done.sort();
+            rows.push((active, text, done));
+            if let Some(c) = accepted {
+                config = c;
+            }
+            if !go {
+                break;
+            }
+        }
+        let main_crash_noise = "int main ( ) { crash ( ) ; noise ( ) ; }".to_string();
+        let main_crash = "int main ( ) { crash ( ) ; }".to_string();
+        assert_eq!(
+            rows,
+            vec![
+                (Some(outermost), Some(main_crash_noise), vec![]),
+                (Some(innermost), Some(main_crash), vec![]),
+                (Some(innermost), None, vec![innermost]),
+                (None, None, vec![innermost]),
+            ]
+        );
+    }
+
+    #[test]
+    fn liveness_and_anchor_match_the_specs_promotion_picture() {
+        let tree = promotion_tree();
+        let arena = &tree.arena;
+        // keep `int main ( )` and the inner block `{ crash ( ) ; }`
+        let keep: Vec<Unit> = vec![0, 1, 2, 3, 9, 10, 11, 12, 13, 14];
+        assert_eq!(tree.render(&keep), "int main ( ) { crash ( ) ; }");
+        let view = View::new(arena, &keep);
+        let of_kind = |k: Kind| -> Vec<NodeId> {
+            (0..arena.nodes.len() as NodeId)
+                .filter(|&n| arena.node(n).kind == k as u16)
+                .collect()
+        };
+        let blocks = of_kind(Kind::Block); // [inner, outer] in creation order
+        let (inner, outer) = (blocks[0], blocks[1]);
+        let if_stmt = of_kind(Kind::IfStmt)[0];
+        let expr = of_kind(Kind::Expr)[0];
+        let lists = of_kind(Kind::List);
+        let outer_list = lists[1];
+        // the `?` nodes: present but not live
+        for n in [outer, outer_list, if_stmt, expr] {
+            assert_eq!((view.present(n), view.live(n)), (n != expr, false), "node {n}");
+        }
+        assert!(view.live(inner));
+        // by the spec's `live` the root is dead too (its body block is); `anchor_of` stops at it anyway
+        assert!(!view.live(arena.root));
+        assert_eq!(view.anchor_of(inner), outer);
+        assert!(!view.can_replace(inner, if_stmt));
+    }
+}
