@@ -22,6 +22,9 @@ pub struct PersesOptions {
     pub skip_failed_replacements: bool,
 }
 
+/// Replacements `(n, d)` rejected on this arena, shared with the pass iterator.
+type FailedSet = Rc<RefCell<HashSet<(NodeId, NodeId)>>>;
+
 /// What the current pass has yielded so far, so `on_reduced` can learn which replacements failed.
 #[derive(Default)]
 struct PassLog {
@@ -38,7 +41,7 @@ pub struct Perses<'t, F, P> {
     active_elems: Vec<NodeId>,
     /// Lists whose minimizer found nothing more to delete; cleared on every success.
     done: HashSet<NodeId>,
-    failed: Rc<RefCell<HashSet<(NodeId, NodeId)>>>,
+    failed: FailedSet,
     log: Rc<RefCell<PassLog>>,
     lists_total: usize,
 }
@@ -200,7 +203,7 @@ struct Replacements<'a, 't> {
     /// The compatible descendants of `current`, smallest last (popped first).
     queue: Vec<NodeId>,
     current: NodeId,
-    failed: Option<Rc<RefCell<HashSet<(NodeId, NodeId)>>>>,
+    failed: Option<FailedSet>,
     log: Rc<RefCell<PassLog>>,
 }
 
@@ -356,7 +359,11 @@ mod tests {
         let outer_list = lists[1];
         // the `?` nodes: present but not live
         for n in [outer, outer_list, if_stmt, expr] {
-            assert_eq!((view.present(n), view.live(n)), (n != expr, false), "node {n}");
+            assert_eq!(
+                (view.present(n), view.live(n)),
+                (n != expr, false),
+                "node {n}"
+            );
         }
         assert!(view.live(inner));
         // by the spec's `live` the root is dead too (its body block is); `anchor_of` stops at it anyway

@@ -1,0 +1,272 @@
+//! Per-language tables derived once from a grammar crate's `LANGUAGE` and `NODE_TYPES`: which
+//! child slots are lists (`multiple`) or optional, and which kinds each slot admits (supertypes
+//! expanded), interned as bitsets over kind ids. Plus a small override table per language for
+//! what `node-types.json` cannot say. See `research/treesitter.md` §2(a), §2(b).
+
+use std::collections::HashMap;
+
+use anyhow::{Context, Result, bail};
+use serde_json::Value;
+use tree_sitter::Language;
+
+/// What `node-types.json` says of one (parent kind, field) slot. Field 0 = the unnamed children.
+#[derive(Clone, Copy, Debug)]
+pub struct SlotInfo {
+    pub multiple: bool,
+    pub required: bool,
+    /// Interned type-set id.
+    pub types: u32,
+}
+
+/// Per-language knowledge that `node-types.json` lacks.
+pub struct Overrides {
+    /// Anonymous tokens that separate list elements; derived from the elements, never deleted alone.
+    pub separators: &'static [&'static str],
+    /// Kinds kept as one opaque token (their inner leaves are not units).
+    pub atomic: &'static [&'static str],
+    /// Kinds whose `multiple` children are not freely deletable lists.
+    pub not_list: &'static [&'static str],
+    /// Anonymous tokens that belong to the list element before them (`struct S;` in a block).
+    pub attach_to_previous: &'static [&'static str],
+    pub extensions: &'static [&'static str],
+}
+
+/// The C override table (`research/treesitter.md` §2(a), pitfalls 8 and 9).
+pub const C_OVERRIDES: Overrides = Overrides {
+    separators: &[","],
+    atomic: &["string_literal", "char_literal", "system_lib_string"],
+    not_list: &[
+        "attributed_statement",
+        "attributed_declarator",
+        "parenthesized_declarator",
+        "abstract_parenthesized_declarator",
+        "generic_expression",
+    ],
+    attach_to_previous: &[";"],
+    extensions: &["c", "h"],
+};
+
+pub struct Grammar {
+    pub name: &'static str,
+    pub language: Language,
+    /// Kind names by id; synthetic kinds for List/Opt/ERROR are appended at the end.
+    pub kind_names: Vec<String>,
+    pub type_sets: Vec<Vec<u64>>,
+    slots: HashMap<(u16, u16), SlotInfo>,
+    atomic: Vec<bool>,
+    not_list: Vec<bool>,
+    pub overrides: &'static Overrides,
+    /// Synthetic kind ids.
+    pub kind_list: u16,
+    pub kind_opt: u16,
+    pub kind_error: u16,
+}
+
+impl Grammar {
+    /// The C grammar (tree-sitter-c).
+    pub fn c() -> Result<Grammar> {
+        Grammar::new(
+            "c",
+            tree_sitter_c::LANGUAGE.into(),
+            tree_sitter_c::NODE_TYPES,
+            &C_OVERRIDES,
+        )
+    }
+
+    pub fn new(
+        name: &'static str,
+        language: Language,
+        node_types: &str,
+        overrides: &'static Overrides,
+    ) -> Result<Grammar> {
+        let json: Value = serde_json::from_str(node_types).context("NODE_TYPES is not JSON")?;
+        let entries = json.as_array().context("NODE_TYPES is not a JSON array")?;
+        let count = language.node_kind_count();
+        let mut kind_names: Vec<String> = (0..count as u16)
+            .map(|id| language.node_kind_for_id(id).unwrap_or("?").to_string())
+            .collect();
+        let base = count as u16;
+        kind_names.extend(["[List]", "[Opt]", "ERROR"].map(String::from));
+        let mut g = Grammar {
+            name,
+            atomic: flags(&language, overrides.atomic, kind_names.len()),
+            not_list: flags(&language, overrides.not_list, kind_names.len()),
+            language,
+            kind_names,
+            type_sets: Vec::new(),
+            slots: HashMap::new(),
+            overrides,
+            kind_list: base,
+            kind_opt: base + 1,
+            kind_error: base + 2,
+        };
+        g.load_slots(entries)?;
+        Ok(g)
+    }
+
+    fn load_slots(&mut self, entries: &[Value]) -> Result<()> {
+        let supertypes = supertype_map(entries);
+        let mut interned: HashMap<Vec<u64>, u32> = HashMap::new();
+        for e in entries {
+            let Some(kind) = self.entry_id(e)? else {
+                continue;
+            };
+            let mut slots: Vec<(u16, &Value)> = Vec::new();
+            if let Some(fields) = e.get("fields").and_then(Value::as_object) {
+                for (fname, info) in fields {
+                    let Some(fid) = self.language.field_id_for_name(fname) else {
+                        bail!("NODE_TYPES names unknown field {fname}: grammar crate mismatch");
+                    };
+                    slots.push((fid.get(), info));
+                }
+            }
+            if let Some(children) = e.get("children") {
+                slots.push((0, children));
+            }
+            for (field, info) in slots {
+                let bits = self.type_bits(info, &supertypes);
+                let next = self.type_sets.len() as u32;
+                let types = *interned.entry(bits.clone()).or_insert(next);
+                if types == next {
+                    self.type_sets.push(bits);
+                }
+                let flag = |k: &str| info.get(k).and_then(Value::as_bool).unwrap_or(false);
+                let slot = SlotInfo {
+                    multiple: flag("multiple"),
+                    required: flag("required"),
+                    types,
+                };
+                self.slots.insert((kind, field), slot);
+            }
+        }
+        Ok(())
+    }
+
+    /// The kind id of a node-types entry; `None` for supertypes and unknown hidden kinds.
+    fn entry_id(&self, e: &Value) -> Result<Option<u16>> {
+        let name = e["type"].as_str().context("node type without a name")?;
+        let named = e["named"].as_bool().unwrap_or(true);
+        let id = self.language.id_for_node_kind(name, named);
+        Ok((id != 0 && e.get("subtypes").is_none()).then_some(id))
+    }
+
+    fn type_bits(
+        &self,
+        info: &Value,
+        supertypes: &HashMap<String, Vec<(String, bool)>>,
+    ) -> Vec<u64> {
+        let mut bits = vec![0u64; self.kind_names.len().div_ceil(64)];
+        let mut todo: Vec<(String, bool)> = info["types"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|t| {
+                let name = t["type"].as_str().unwrap_or_default().to_string();
+                (name, t["named"].as_bool().unwrap_or(true))
+            })
+            .collect();
+        let mut seen = std::collections::HashSet::new();
+        while let Some((name, named)) = todo.pop() {
+            if !seen.insert((name.clone(), named)) {
+                continue;
+            }
+            if let Some(subs) = supertypes.get(&name) {
+                todo.extend(subs.iter().cloned());
+                continue;
+            }
+            let id = self.language.id_for_node_kind(&name, named) as usize;
+            if id != 0 {
+                bits[id / 64] |= 1 << (id % 64);
+            }
+        }
+        bits
+    }
+
+    /// The slot a child fills: `field` 0 = the unnamed children of `parent`.
+    pub fn slot(&self, parent: u16, field: u16) -> Option<SlotInfo> {
+        self.slots.get(&(parent, field)).copied()
+    }
+
+    pub fn is_atomic(&self, kind: u16) -> bool {
+        self.atomic.get(kind as usize).copied().unwrap_or(false)
+    }
+
+    pub fn is_not_list(&self, kind: u16) -> bool {
+        self.not_list.get(kind as usize).copied().unwrap_or(false)
+    }
+
+    /// Does this language claim a file by its extension?
+    pub fn claims(&self, path: &std::path::Path) -> bool {
+        path.extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| self.overrides.extensions.contains(&e))
+    }
+}
+
+fn flags(language: &Language, names: &[&str], len: usize) -> Vec<bool> {
+    let mut v = vec![false; len];
+    for name in names {
+        let id = language.id_for_node_kind(name, true) as usize;
+        if id != 0 && id < len {
+            v[id] = true;
+        }
+    }
+    v
+}
+
+/// Supertype name -> its direct subtypes.
+fn supertype_map(entries: &[Value]) -> HashMap<String, Vec<(String, bool)>> {
+    let mut map = HashMap::new();
+    for e in entries {
+        let Some(subs) = e.get("subtypes").and_then(Value::as_array) else {
+            continue;
+        };
+        let name = e["type"].as_str().unwrap_or_default().to_string();
+        let subs = subs
+            .iter()
+            .map(|s| {
+                let n = s["type"].as_str().unwrap_or_default().to_string();
+                (n, s["named"].as_bool().unwrap_or(true))
+            })
+            .collect();
+        map.insert(name, subs);
+    }
+    map
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_c_grammar_loads_and_knows_its_lists() {
+        let g = Grammar::c().unwrap();
+        let lang = &g.language;
+        let block = lang.id_for_node_kind("compound_statement", true);
+        let slot = g.slot(block, 0).expect("compound_statement children");
+        assert!(slot.multiple && !slot.required);
+        let if_stmt = lang.id_for_node_kind("if_statement", true);
+        let alt = lang.field_id_for_name("alternative").unwrap().get();
+        let alt = g.slot(if_stmt, alt).unwrap();
+        assert!(!alt.multiple && !alt.required);
+    }
+
+    #[test]
+    fn supertypes_are_expanded_in_slot_types() {
+        let g = Grammar::c().unwrap();
+        let lang = &g.language;
+        let if_stmt = lang.id_for_node_kind("if_statement", true);
+        let cond = lang.field_id_for_name("condition").unwrap().get();
+        let cond = g.slot(if_stmt, cond).unwrap();
+        let paren = lang.id_for_node_kind("parenthesized_expression", true) as usize;
+        let ident = lang.id_for_node_kind("identifier", true) as usize;
+        let bits = &g.type_sets[cond.types as usize];
+        assert!(bits[paren / 64] >> (paren % 64) & 1 == 1);
+        assert!(bits[ident / 64] >> (ident % 64) & 1 == 0);
+        let block = lang.id_for_node_kind("compound_statement", true);
+        let items = &g.type_sets[g.slot(block, 0).unwrap().types as usize];
+        assert!(items[ident / 64] >> (ident % 64) & 1 == 0);
+        let ret = lang.id_for_node_kind("return_statement", true) as usize;
+        assert!(items[ret / 64] >> (ret % 64) & 1 == 1);
+    }
+}

@@ -121,8 +121,10 @@ impl Arena {
         if a == b {
             return true;
         }
-        let (Some(a), Some(b)) = (self.type_sets.get(a as usize), self.type_sets.get(b as usize))
-        else {
+        let (Some(a), Some(b)) = (
+            self.type_sets.get(a as usize),
+            self.type_sets.get(b as usize),
+        ) else {
             return false;
         };
         a.iter()
@@ -343,7 +345,13 @@ impl<'t> View<'t> {
 
     /// A separator survives iff the element after it survives and some element before it does;
     /// a trailing separator survives iff some element before it does.
-    fn dropped_separators(&self, list: NodeId, drop: &[NodeId], config: &[Unit], out: &mut Vec<Unit>) {
+    fn dropped_separators(
+        &self,
+        list: NodeId,
+        drop: &[NodeId],
+        config: &[Unit],
+        out: &mut Vec<Unit>,
+    ) {
         let arena = self.arena;
         let kids = arena.children(list);
         if !kids.iter().any(|&c| arena.node(c).class == Class::Sep) {

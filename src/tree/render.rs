@@ -1,0 +1,246 @@
+//! Turning a configuration of units back into bytes. Pure.
+//!
+//! - [`Segments`]: units tile the input (lines, chars); a candidate is their concatenation.
+//! - [`Tokens`]: units are tree tokens separated by original gaps. Adjacent kept tokens get their
+//!   original gap; across a deletion we write a newline (plus the next token's indentation) if the
+//!   removed stretch had one, else one space, so tokens never glue (`return(x)` never becomes
+//!   `returnx`). Keeping every token gives the input back byte for byte.
+
+use crate::reduce::Unit;
+
+/// Units that tile the input exactly.
+pub struct Segments {
+    pub src: Vec<u8>,
+    /// `[start, end)` of each unit; consecutive and covering the input.
+    pub spans: Vec<(u32, u32)>,
+}
+
+impl Segments {
+    /// One unit per line, each keeping its `\n`.
+    pub fn lines(src: Vec<u8>) -> Segments {
+        let mut spans = Vec::new();
+        let mut start = 0;
+        for (i, &b) in src.iter().enumerate() {
+            if b == b'\n' {
+                spans.push((start as u32, i as u32 + 1));
+                start = i + 1;
+            }
+        }
+        if start < src.len() {
+            spans.push((start as u32, src.len() as u32));
+        }
+        Segments { src, spans }
+    }
+
+    /// One unit per character (UTF-8 scalar), or per byte when the input is not UTF-8.
+    pub fn chars(src: Vec<u8>) -> Segments {
+        let spans = match std::str::from_utf8(&src) {
+            Ok(text) => text
+                .char_indices()
+                .map(|(i, c)| (i as u32, (i + c.len_utf8()) as u32))
+                .collect(),
+            Err(_) => (0..src.len() as u32).map(|i| (i, i + 1)).collect(),
+        };
+        Segments { src, spans }
+    }
+
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    pub fn render_into(&self, config: &[Unit], out: &mut Vec<u8>) {
+        out.clear();
+        for &u in config {
+            let (a, b) = self.spans[u as usize];
+            out.extend_from_slice(&self.src[a as usize..b as usize]);
+        }
+    }
+
+    pub fn render(&self, config: &[Unit]) -> Vec<u8> {
+        let mut out = Vec::new();
+        self.render_into(config, &mut out);
+        out
+    }
+}
+
+/// Tree tokens with the original gaps between them.
+pub struct Tokens {
+    pub src: Vec<u8>,
+    pub spans: Vec<(u32, u32)>,
+}
+
+impl Tokens {
+    pub fn new(src: Vec<u8>, spans: Vec<(u32, u32)>) -> Tokens {
+        Tokens { src, spans }
+    }
+
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    pub fn text(&self, t: Unit) -> &[u8] {
+        let (a, b) = self.spans[t as usize];
+        &self.src[a as usize..b as usize]
+    }
+
+    pub fn render(&self, config: &[Unit]) -> Vec<u8> {
+        let mut out = Vec::new();
+        self.render_into(config, &mut out);
+        out
+    }
+
+    pub fn render_into(&self, config: &[Unit], out: &mut Vec<u8>) {
+        out.clear();
+        let Some((&first, &last)) = config.first().zip(config.last()) else {
+            return self.render_empty(out);
+        };
+        let src = &self.src;
+        let head = self.spans.first().map_or(0, |s| s.0) as usize;
+        if first == 0 {
+            out.extend_from_slice(&src[..head]);
+        }
+        let mut prev: Option<Unit> = None;
+        for &t in config {
+            if let Some(p) = prev {
+                self.join(p, t, out);
+            }
+            out.extend_from_slice(self.text(t));
+            prev = Some(t);
+        }
+        let tail = self.spans[last as usize].1 as usize;
+        let end = self.spans.last().map_or(0, |s| s.1) as usize;
+        if last as usize == self.spans.len() - 1 {
+            out.extend_from_slice(&src[tail..]);
+        } else if src[end..].contains(&b'\n') || src[tail..end].contains(&b'\n') {
+            out.push(b'\n');
+        }
+    }
+
+    /// Nothing kept: keep nothing but a final newline if the input had one.
+    fn render_empty(&self, out: &mut Vec<u8>) {
+        if self.spans.is_empty() {
+            out.extend_from_slice(&self.src);
+        } else if self.src.ends_with(b"\n") {
+            out.push(b'\n');
+        }
+    }
+
+    /// What goes between kept tokens `a < b`.
+    fn join(&self, a: Unit, b: Unit, out: &mut Vec<u8>) {
+        let (a_end, b_start) = (self.spans[a as usize].1, self.spans[b as usize].0);
+        let gap = &self.src[a_end as usize..b_start as usize];
+        if b == a + 1 {
+            out.extend_from_slice(gap);
+        } else if gap.contains(&b'\n') {
+            let eol: &[u8] = if gap.windows(2).any(|w| w == b"\r\n") {
+                b"\r\n"
+            } else {
+                b"\n"
+            };
+            out.extend_from_slice(eol);
+            out.extend_from_slice(self.indentation_before(b));
+        } else if would_glue(self.text(a), self.text(b)) {
+            out.push(b' ');
+        }
+    }
+
+    /// The blanks before token `b` on its own line (none if something else precedes it there).
+    fn indentation_before(&self, b: Unit) -> &[u8] {
+        let start = self.spans[b as usize].0 as usize;
+        let line = &self.src[..start];
+        let blanks = line
+            .iter()
+            .rev()
+            .take_while(|&&c| c == b' ' || c == b'\t')
+            .count();
+        let at_line_start = start == blanks || line[start - blanks - 1] == b'\n';
+        if at_line_start {
+            &line[start - blanks..]
+        } else {
+            b""
+        }
+    }
+}
+
+/// Would writing `a` right before `b` change how they lex? Words glue to words (`returnx`),
+/// operators to operators (`- -x` vs `--x`), a word to a quote (`L"x"`) or a dot (`1.`).
+fn would_glue(a: &[u8], b: &[u8]) -> bool {
+    let (Some(&x), Some(&y)) = (a.last(), b.first()) else {
+        return false;
+    };
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80;
+    let op = |c: u8| b"+-*/%<>=!&|^~.:#?".contains(&c);
+    (word(x) && word(y))
+        || (op(x) && op(y))
+        || (word(x) && matches!(y, b'"' | b'\'' | b'.'))
+        || (x == b'.' && y.is_ascii_digit())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn toks(src: &str, words: &[&str]) -> Tokens {
+        let mut spans = Vec::new();
+        let mut pos = 0;
+        for w in words {
+            let at = src[pos..].find(w).unwrap() + pos;
+            spans.push((at as u32, (at + w.len()) as u32));
+            pos = at + w.len();
+        }
+        Tokens::new(src.as_bytes().to_vec(), spans)
+    }
+
+    #[test]
+    fn keeping_every_token_gives_the_input_back() {
+        let src = "  int  x = (y);\n\n  // c\nreturn(x);\n";
+        let t = toks(
+            src,
+            &[
+                "int", "x", "=", "(", "y", ")", ";", "// c", "return", "(", "x", ")", ";",
+            ],
+        );
+        let all: Vec<Unit> = (0..t.len() as Unit).collect();
+        assert_eq!(t.render(&all), src.as_bytes());
+    }
+
+    #[test]
+    fn tokens_never_glue_across_a_deletion() {
+        let t = toks("return(x);", &["return", "(", "x", ")", ";"]);
+        assert_eq!(t.render(&[0, 2, 4]), b"return x;");
+        let t = toks("a - (-b)", &["a", "-", "(", "-", "b", ")"]);
+        assert_eq!(t.render(&[0, 1, 3, 4]), b"a - -b");
+    }
+
+    #[test]
+    fn a_removed_newline_is_written_back_with_the_indentation() {
+        let t = toks(
+            "#define A 1\n#define B 2\n  f();\n",
+            &[
+                "#define", "A", "1", "\n", "#define", "B", "2", "\n", "f", "(", ")", ";",
+            ],
+        );
+        assert_eq!(
+            t.render(&[0, 1, 2, 3, 8, 9, 10, 11]),
+            b"#define A 1\n\n  f();\n"
+        );
+    }
+
+    #[test]
+    fn lines_and_chars_tile_the_input() {
+        let s = Segments::lines(b"a\nbb\nc".to_vec());
+        assert_eq!(s.spans, vec![(0, 2), (2, 5), (5, 6)]);
+        assert_eq!(s.render(&[0, 2]), b"a\nc");
+        let c = Segments::chars("hé!".as_bytes().to_vec());
+        assert_eq!(c.len(), 3);
+        assert_eq!(c.render(&[1]), "é".as_bytes());
+    }
+}

@@ -50,7 +50,10 @@ impl ToyTree {
 
     /// The token whose text is `label` (first occurrence).
     pub fn token(&self, label: &str) -> Unit {
-        self.labels.iter().position(|&l| l == label).expect("no such token") as Unit
+        self.labels
+            .iter()
+            .position(|&l| l == label)
+            .expect("no such token") as Unit
     }
 
     pub fn all_units(&self) -> Vec<Unit> {
@@ -107,7 +110,13 @@ impl Builder {
 
     /// `int main ( ) body`
     pub fn func(&mut self, body: NodeId) -> NodeId {
-        let kids = vec![self.tok("int"), self.tok("main"), self.tok("("), self.tok(")"), body];
+        let kids = vec![
+            self.tok("int"),
+            self.tok("main"),
+            self.tok("("),
+            self.tok(")"),
+            body,
+        ];
         self.add(Kind::Func, "", kids)
     }
 
