@@ -1,5 +1,15 @@
-//! `reduce`: a test-case reducer. The library holds the reduction core (`reduce`), the parse tree
-//! (`tree`) and the adapters the binary wires together; the binary is a thin front end.
+//! `reduce`: a test-case reducer. The library holds the reduction core (`reduce`, no I/O), the
+//! parse tree (`tree`), and the adapters the binary wires together (`oracle`, `tester`, `sink`,
+//! `progress`); `app` runs one reduction; the binary is a thin front end.
 
+pub mod app;
+pub mod cli;
+pub mod exit;
+pub mod oracle;
+pub mod progress;
 pub mod reduce;
+pub mod signal;
+pub mod sink;
+pub mod stats;
+pub mod tester;
 pub mod tree;

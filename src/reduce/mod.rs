@@ -34,7 +34,7 @@ impl Verdict {
 
 /// Judges a candidate configuration.
 ///
-/// `test` is required. `stop_requested` lets the oracle end the run early (Ctrl-C, an attempt
+/// `test` is required. `on_pass` hears the policy's phase. `stop_requested` lets the oracle end the run early (Ctrl-C, an attempt
 /// budget): the loop then returns the best configuration it has, which is always interesting.
 pub trait Oracle {
     fn test(&mut self, candidate: &[Unit]) -> Verdict;
@@ -42,6 +42,9 @@ pub trait Oracle {
     fn stop_requested(&self) -> bool {
         false
     }
+
+    /// Told what the policy is doing at the start of each pass (for progress displays).
+    fn on_pass(&mut self, _phase: &str) {}
 }
 
 /// Wraps a closure as an [`Oracle`]; used by the tests and the spec's vectors.
@@ -103,6 +106,7 @@ pub fn reduce(units: Vec<Unit>, oracle: &mut dyn Oracle, policy: &mut dyn Policy
     let mut config = units;
     loop {
         let mut reduced = None;
+        oracle.on_pass(&policy.phase());
         for delta in policy.propose(&config) {
             assert!(!delta.is_empty(), "a policy proposed an empty delta");
             if oracle.stop_requested() {

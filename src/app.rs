@@ -1,0 +1,485 @@
+//! One run, as a recipe: validate, back up, check the original, reduce, re-check, report.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use clap::CommandFactory;
+
+use crate::cli::{self, Algo, Args, Config, Lang, Output, UnitKind};
+use crate::exit::{self, FailureKind, fail};
+use crate::oracle::{self, ScriptConfig, ScriptOracle};
+use crate::progress::{Progress, percent_removed};
+use crate::reduce::bytes::{Completion, Settings, Workspace, reduce_bytes};
+use crate::reduce::ddmin::Ddmin;
+use crate::reduce::hdd::Hdd;
+use crate::reduce::perses::{Perses, PersesOptions};
+use crate::reduce::{Unit, reduce};
+use crate::sink::Sink;
+use crate::stats::{Record, count_lines};
+use crate::tester::{SegmentsOracle, Stop, Tester, TreeOracle};
+use crate::tree::grammar::Grammar;
+use crate::tree::render::Segments;
+use crate::tree::ts;
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    if let Some(shell) = args.generate_completions {
+        print_completions(shell);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let cfg = args.into_config()?;
+    crate::signal::install().context("cannot install the SIGINT/SIGTERM handlers")?;
+    let input = read_input(&cfg.input)?;
+    let grammar = grammar_for(&cfg, &input)?;
+    let algo = choose_algo(&cfg, &input, grammar.as_ref())?;
+    if cfg.dump_tree {
+        return dump_tree(grammar.as_ref(), &input);
+    }
+    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let script = oracle::ensure_script_runnable(&cfg.script, &cwd)
+        .map_err(|e| fail(FailureKind::BadScript, format!("{e:#}")))?;
+    Session::start(cfg, script, input, algo, grammar)?.finish()
+}
+
+fn print_completions(shell: clap_complete::Shell) {
+    let mut cmd = Args::command();
+    clap_complete::generate(shell, &mut cmd, "reduce", &mut std::io::stdout());
+}
+
+/// Reads the input, with a clear error for each way it can be unusable.
+fn read_input(path: &Path) -> Result<Vec<u8>> {
+    let shown = path.display();
+    let meta = std::fs::metadata(path).map_err(|e| {
+        let why = match e.kind() {
+            std::io::ErrorKind::NotFound => "does not exist".to_string(),
+            std::io::ErrorKind::PermissionDenied => {
+                "cannot be read (permission denied)".to_string()
+            }
+            _ => format!("cannot be read ({e})"),
+        };
+        fail(FailureKind::BadInput, format!("input {shown} {why}"))
+    })?;
+    if meta.is_dir() {
+        return Err(fail(
+            FailureKind::BadInput,
+            format!("input {shown} is a directory; reduce takes one file"),
+        ));
+    }
+    let bytes = std::fs::read(path).map_err(|e| {
+        fail(
+            FailureKind::BadInput,
+            format!("input {shown} cannot be read ({e})"),
+        )
+    })?;
+    if bytes.is_empty() {
+        return Err(fail(
+            FailureKind::BadInput,
+            format!("input {shown} is empty: there is nothing to reduce"),
+        ));
+    }
+    Ok(bytes)
+}
+
+fn is_text(bytes: &[u8]) -> bool {
+    !bytes.contains(&0) && std::str::from_utf8(bytes).is_ok()
+}
+
+fn grammar_for(cfg: &Config, input: &[u8]) -> Result<Option<Grammar>> {
+    let c = Grammar::c()?;
+    let wanted = cfg.lang == Some(Lang::C) || c.claims(&cfg.input);
+    let usable = wanted && (is_text(input) || cfg.algo.is_some_and(Algo::needs_tree));
+    Ok(usable.then_some(c))
+}
+
+/// The algorithm asked for, or perses where a grammar covers the file and ddmin elsewhere.
+fn choose_algo(cfg: &Config, input: &[u8], grammar: Option<&Grammar>) -> Result<Algo> {
+    let algo = cfg.algo.unwrap_or(if grammar.is_some() {
+        Algo::Perses
+    } else {
+        Algo::Ddmin
+    });
+    if !algo.needs_tree() {
+        return Ok(algo);
+    }
+    if grammar.is_none() {
+        return Err(fail(
+            FailureKind::BadInput,
+            format!(
+                "no grammar covers {} (tree algorithms know C: .c and .h); pass --lang c if it is C, or use --algo ddmin or --algo bytes",
+                cfg.input.display()
+            ),
+        ));
+    }
+    if !is_text(input) {
+        return Err(fail(
+            FailureKind::BadInput,
+            format!(
+                "{} is not UTF-8 text (binary or NUL bytes), which --algo {} needs; use --algo bytes or --algo ddmin",
+                cfg.input.display(),
+                algo.name()
+            ),
+        ));
+    }
+    Ok(algo)
+}
+
+fn dump_tree(grammar: Option<&Grammar>, input: &[u8]) -> Result<ExitCode> {
+    let grammar = grammar.context("--dump-tree needs a file a grammar covers (or --lang c)")?;
+    let mut parser = ts::new_parser(grammar)?;
+    let parsed = ts::build(grammar, &mut parser, input)?;
+    let text = |t: u32| String::from_utf8_lossy(parsed.tokens.text(t)).into_owned();
+    print!("{}", parsed.arena.dump(&text));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Everything a run holds between the check of the original and the summary.
+struct Session {
+    cfg: Config,
+    algo: Algo,
+    grammar: Option<Grammar>,
+    original: Vec<u8>,
+    tester: Tester,
+    start: Instant,
+    rounds: u32,
+    completion: String,
+}
+
+impl Session {
+    fn start(
+        cfg: Config,
+        script: PathBuf,
+        input: Vec<u8>,
+        algo: Algo,
+        grammar: Option<Grammar>,
+    ) -> Result<Session> {
+        let file_name = cfg
+            .input
+            .file_name()
+            .context("the input path has no file name")?
+            .to_owned();
+        let oracle = ScriptOracle::new(ScriptConfig {
+            script,
+            file_name,
+            timeout: cfg.timeout.unwrap_or(cli::MAX_DEFAULT_TIMEOUT),
+            verbose: cfg.verbose,
+            temp_root: cfg.temp_dir.clone(),
+        })
+        .map_err(|e| {
+            fail(
+                FailureKind::Io,
+                format!("cannot create a temp directory: {e:#}"),
+            )
+        })?;
+        let progress = Progress::new(cfg.quiet, input.len());
+        let start = Instant::now();
+        let mut session = Session {
+            tester: Tester::new(
+                oracle,
+                Sink::prepare(&Output::Stdout, &cfg.input, &input, false)?,
+                input.clone(),
+                cfg.cache,
+                cfg.max_attempts,
+                progress,
+                cfg.verbose,
+            ),
+            cfg,
+            algo,
+            grammar,
+            original: input,
+            start,
+            rounds: 0,
+            completion: String::new(),
+        };
+        session.check_original()?;
+        let sink = Sink::prepare(
+            &session.cfg.output,
+            &session.cfg.input,
+            &session.original,
+            session.cfg.force,
+        )?;
+        session.tester.set_sink(sink);
+        Ok(session)
+    }
+
+    /// The original must be interesting; its test time sets the default timeout.
+    fn check_original(&mut self) -> Result<()> {
+        let outcome = self.tester.run_script(&self.original.clone())?;
+        if crate::signal::interrupted() {
+            return Err(fail(
+                FailureKind::NotInteresting,
+                "interrupted while checking the original input",
+            ));
+        }
+        if !outcome.interesting {
+            return Err(fail(
+                FailureKind::NotInteresting,
+                self.not_interesting_message(&outcome),
+            ));
+        }
+        self.tester.remember(&self.original.clone(), true);
+        let timeout = self
+            .cfg
+            .timeout
+            .unwrap_or_else(|| default_timeout(outcome.elapsed));
+        self.tester.oracle_mut().set_timeout(timeout);
+        Ok(())
+    }
+
+    fn not_interesting_message(&self, outcome: &crate::oracle::Outcome) -> String {
+        let input = absolute(&self.cfg.input);
+        let script = absolute(&self.cfg.script);
+        let name = self
+            .cfg
+            .input
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        format!(
+            "the original input is not interesting: the test {} ({:?}); nothing was changed. Check it by hand:\n  d=$(mktemp -d) && cp {} \"$d/{}\" && (cd \"$d\" && {} \"$d/{}\"; echo \"exit status: $?\")",
+            if outcome.status == crate::oracle::RunStatus::TimedOut {
+                "timed out"
+            } else {
+                "did not exit 0"
+            },
+            outcome.status,
+            shell_quote(&input),
+            name,
+            shell_quote(&script),
+            name
+        )
+    }
+
+    fn reduce(&mut self) -> Result<()> {
+        match self.algo {
+            Algo::Ddmin => self.run_ddmin(),
+            Algo::Bytes => self.run_bytes(),
+            Algo::Hdd | Algo::Perses => self.run_tree(),
+        }
+    }
+
+    fn run_ddmin(&mut self) -> Result<()> {
+        let segments = match self.cfg.unit {
+            UnitKind::Line => Segments::lines(self.original.clone()),
+            UnitKind::Char => Segments::chars(self.original.clone()),
+        };
+        let units: Vec<Unit> = (0..segments.len() as Unit).collect();
+        let mut oracle = SegmentsOracle::new(&segments, &mut self.tester);
+        reduce(units, &mut oracle, &mut Ddmin);
+        self.rounds = 1;
+        self.completion = "fixpoint".into();
+        Ok(())
+    }
+
+    fn run_bytes(&mut self) -> Result<()> {
+        let mut ws = Workspace::new(self.original.len())
+            .map_err(|e| fail(FailureKind::BadInput, e.to_string()))?;
+        let tester = &mut self.tester;
+        let mut oracle = |c: &[u8]| (!tester.stopped()).then(|| tester.test(c));
+        let outcome = reduce_bytes(&mut ws, &self.original, &mut oracle, Settings::default())
+            .map_err(|e| fail(FailureKind::NotInteresting, e.to_string()))?;
+        self.completion = match outcome.completion {
+            Completion::OneMinimal => "one_minimal",
+            Completion::BudgetExhausted => "budget_exhausted",
+            Completion::Stopped => "stopped",
+        }
+        .into();
+        self.rounds = 1;
+        Ok(())
+    }
+
+    /// HDD or Perses in rounds: parse the best text, reduce to the policy's end, repeat until a
+    /// round changes nothing (so the result is a fixpoint of the final program's tree).
+    fn run_tree(&mut self) -> Result<()> {
+        let grammar = self
+            .grammar
+            .as_ref()
+            .context("a tree algorithm without a grammar")?;
+        let mut parser = ts::new_parser(grammar)?;
+        let mut filter_parser = ts::new_parser(grammar)?;
+        loop {
+            self.rounds += 1;
+            let text = self.tester.best.clone();
+            let parsed = ts::build(grammar, &mut parser, &text)?;
+            if self.rounds == 1 && parsed.errors > 0 && !self.cfg.quiet {
+                self.tester.progress.println(&format!(
+                    "reduce: warning: {} has {} parse error(s) (first at byte {}); ERROR regions are reduced token by token",
+                    self.cfg.input.display(),
+                    parsed.errors,
+                    parsed.first_error.unwrap_or(0)
+                ));
+            }
+            let units: Vec<Unit> = (0..parsed.tokens.len() as Unit).collect();
+            let prefilter = self.cfg.prefilter.then_some(&mut filter_parser);
+            let mut oracle =
+                TreeOracle::new(&parsed.tokens, &mut self.tester, prefilter, parsed.errors);
+            let result = match self.algo {
+                Algo::Hdd => reduce(
+                    units.clone(),
+                    &mut oracle,
+                    &mut Hdd::new(&parsed.arena, || Ddmin),
+                ),
+                _ => {
+                    let options = PersesOptions {
+                        skip_failed_replacements: true,
+                    };
+                    let mut perses = Perses::new(&parsed.arena, || Ddmin).options(options);
+                    reduce(units.clone(), &mut oracle, &mut perses)
+                }
+            };
+            if result.len() == units.len() || self.tester.stopped() {
+                break;
+            }
+        }
+        self.completion = "fixpoint".into();
+        Ok(())
+    }
+
+    fn finish(mut self) -> Result<ExitCode> {
+        self.reduce()?;
+        self.tester.progress.finish();
+        if let Some(e) = self.tester.error.take() {
+            return Err(e.context("the run stopped; the best result so far is on disk"));
+        }
+        let interrupted =
+            self.tester.stop == Some(Stop::Interrupted) || crate::signal::interrupted();
+        if interrupted {
+            self.completion = "interrupted".into();
+        } else if self.tester.stop == Some(Stop::Budget) {
+            self.completion = "budget_exhausted".into();
+        }
+        let confirmed = interrupted || self.recheck()?;
+        self.emit_stdout()?;
+        self.report()?;
+        if !confirmed {
+            return Err(fail(
+                FailureKind::Flaky,
+                "the final result is no longer interesting when tested again: the test is flaky (it was interesting when found; it is kept)",
+            ));
+        }
+        Ok(if interrupted {
+            ExitCode::from(128 + crate::signal::signal_number().unwrap_or(2) as u8)
+        } else {
+            ExitCode::from(exit::SUCCESS)
+        })
+    }
+
+    /// Runs the test once more on the final result, bypassing the cache.
+    fn recheck(&mut self) -> Result<bool> {
+        if self.tester.best == self.original {
+            return Ok(true);
+        }
+        let best = self.tester.best.clone();
+        Ok(self.tester.run_script(&best)?.interesting)
+    }
+
+    fn emit_stdout(&self) -> Result<()> {
+        if self.cfg.output == Output::Stdout {
+            use std::io::Write;
+            let mut out = std::io::stdout().lock();
+            out.write_all(&self.tester.best)
+                .and_then(|_| out.flush())
+                .context("cannot write the result to stdout")?;
+        }
+        Ok(())
+    }
+
+    fn record(&self) -> Record {
+        let tokens = |b: &[u8]| -> Option<usize> {
+            let g = self.grammar.as_ref()?;
+            let mut p = ts::new_parser(g).ok()?;
+            Some(ts::build(g, &mut p, b).ok()?.tokens.len())
+        };
+        let sink = self.tester.sink();
+        Record {
+            input: self.cfg.input.display().to_string(),
+            algo: self.algo.name().into(),
+            original_bytes: self.original.len(),
+            final_bytes: self.tester.best.len(),
+            original_lines: count_lines(&self.original),
+            final_lines: count_lines(&self.tester.best),
+            original_tokens: tokens(&self.original),
+            final_tokens: tokens(&self.tester.best),
+            rounds: self.rounds,
+            completion: self.completion.clone(),
+            wall_seconds: self.start.elapsed().as_secs_f64(),
+            output: sink.target().map(|p| p.display().to_string()),
+            backup: sink.backup.as_ref().map(|p| p.display().to_string()),
+            stats: self.tester.stats.clone(),
+        }
+    }
+
+    fn report(&self) -> Result<()> {
+        let r = self.record();
+        if let Some(path) = &self.cfg.stats_json {
+            let json = serde_json::to_string_pretty(&r)?;
+            crate::sink::write_atomically(path, json.as_bytes(), None).map_err(|e| {
+                fail(
+                    FailureKind::Io,
+                    format!("cannot write --stats-json {}: {e:#}", path.display()),
+                )
+            })?;
+        }
+        if !self.cfg.quiet {
+            eprintln!("{}", summary(&r));
+        }
+        Ok(())
+    }
+}
+
+/// The end-of-run summary, two or three lines.
+pub fn summary(r: &Record) -> String {
+    let s = &r.stats;
+    let tokens = match (r.original_tokens, r.final_tokens) {
+        (Some(a), Some(b)) => format!(", {a} -> {b} tokens"),
+        _ => String::new(),
+    };
+    let mut extra = vec![format!("{} interesting", s.interesting)];
+    extra.push(format!("{} timed out", s.timeouts));
+    extra.push(format!("{} from cache", s.cache_hits));
+    if r.algo == "hdd" || r.algo == "perses" {
+        extra.push(format!("{} skipped by the parse prefilter", s.pruned));
+    }
+    let mut out = format!(
+        "reduce: {} {}: {} -> {} bytes ({:.1}% removed), {} -> {} lines{tokens}\nreduce: {} test runs ({}) in {:.1}s, {} round(s)",
+        r.algo,
+        r.completion.replace('_', "-"),
+        r.original_bytes,
+        r.final_bytes,
+        percent_removed(r.original_bytes, r.final_bytes),
+        r.original_lines,
+        r.final_lines,
+        s.tests,
+        extra.join(", "),
+        r.wall_seconds,
+        r.rounds
+    );
+    match (&r.output, &r.backup) {
+        (Some(o), Some(b)) => {
+            out.push_str(&format!("\nreduce: result in {o}, original kept as {b}"))
+        }
+        (Some(o), None) => out.push_str(&format!("\nreduce: result in {o}")),
+        _ => out.push_str("\nreduce: result written to stdout"),
+    }
+    out
+}
+
+fn default_timeout(original: Duration) -> Duration {
+    (original * cli::DEFAULT_TIMEOUT_FACTOR)
+        .clamp(cli::MIN_DEFAULT_TIMEOUT, cli::MAX_DEFAULT_TIMEOUT)
+}
+
+fn absolute(p: &Path) -> PathBuf {
+    std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())
+}
+
+fn shell_quote(p: &Path) -> String {
+    let s = p.display().to_string();
+    if s.chars()
+        .all(|c| c.is_ascii_alphanumeric() || "/._-+".contains(c))
+    {
+        s
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}

@@ -1,0 +1,261 @@
+//! The command line: clap's derive `Args`, validated into a [`Config`] by `Args::into_config`.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Parser, ValueEnum};
+
+use crate::exit::{Failure, FailureKind};
+
+pub const DEFAULT_TIMEOUT_FACTOR: u32 = 10;
+pub const MIN_DEFAULT_TIMEOUT: Duration = Duration::from_secs(1);
+pub const MAX_DEFAULT_TIMEOUT: Duration = Duration::from_secs(300);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Algo {
+    /// Delta debugging over lines (or chars with --unit char)
+    Ddmin,
+    /// Chunk deletion over raw bytes, certified one-minimal
+    Bytes,
+    /// Hierarchical delta debugging over the parse tree
+    Hdd,
+    /// Syntax-guided reduction: node replacement plus list deletion
+    Perses,
+}
+
+impl Algo {
+    pub fn name(self) -> &'static str {
+        match self {
+            Algo::Ddmin => "ddmin",
+            Algo::Bytes => "bytes",
+            Algo::Hdd => "hdd",
+            Algo::Perses => "perses",
+        }
+    }
+
+    pub fn needs_tree(self) -> bool {
+        matches!(self, Algo::Hdd | Algo::Perses)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum UnitKind {
+    Line,
+    Char,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Lang {
+    C,
+}
+
+const EXAMPLES: &str = "\
+Examples:
+  # C-Reduce style: crash.sh runs in a directory holding input.c (or reads $1)
+  reduce --test ./crash.sh input.c
+
+  # keep the original untouched, write the result elsewhere, one core
+  reduce --algo hdd --test ./crash.sh -o small.c -j1 input.c
+
+  # in CI: quiet, bounded, machine-readable record, result on stdout
+  reduce -q --max-attempts 5000 --stats-json stats.json --test ./t.sh -o - fuzz.bin > min.bin
+
+The test script gets the candidate's absolute path as $1 and runs in a private directory where
+the candidate has the input's file name. Exit status 0 means \"still interesting\".
+Exit codes: 0 done, 2 usage, 3 original not interesting, 4 bad input, 5 bad test script,
+6 I/O failure, 7 final result failed its re-check (flaky test), 130 interrupted.";
+
+/// Shrink a file while a test script keeps saying it is interesting.
+#[derive(Debug, Parser)]
+#[command(name = "reduce", version, about, after_help = EXAMPLES)]
+pub struct Args {
+    /// The file to reduce (reduced in place unless -o is given; the original is kept as FILE.orig)
+    #[arg(value_name = "INPUT", required_unless_present = "generate_completions")]
+    pub input: Option<PathBuf>,
+
+    /// The interestingness test: exit 0 = interesting
+    #[arg(
+        short,
+        long,
+        value_name = "SCRIPT",
+        required_unless_present = "generate_completions",
+        help_heading = "Oracle options"
+    )]
+    pub test: Option<PathBuf>,
+
+    /// Seconds before a test run is killed and counted as not interesting [default: 10x the
+    /// original's test time, between 1 and 300]
+    #[arg(long, value_name = "SECS", help_heading = "Oracle options")]
+    pub timeout: Option<f64>,
+
+    /// Run this many tests at once (the result does not depend on it) [default: number of cores]
+    #[arg(short, long, value_name = "N", help_heading = "Oracle options")]
+    pub jobs: Option<usize>,
+
+    /// Where candidates are written and tests run [default: $TMPDIR]
+    #[arg(long, value_name = "DIR", help_heading = "Oracle options")]
+    pub temp_dir: Option<PathBuf>,
+
+    /// Reduction algorithm [default: perses for files a grammar covers, ddmin otherwise]
+    #[arg(short, long, value_enum, help_heading = "Reduction options")]
+    pub algo: Option<Algo>,
+
+    /// What ddmin deletes
+    #[arg(long, value_enum, default_value_t = UnitKind::Line, help_heading = "Reduction options")]
+    pub unit: UnitKind,
+
+    /// Parse the input as this language, whatever its extension
+    #[arg(long, value_enum, help_heading = "Reduction options")]
+    pub lang: Option<Lang>,
+
+    /// Stop after this many test runs (the best result so far is kept)
+    #[arg(long, value_name = "N", help_heading = "Reduction options")]
+    pub max_attempts: Option<u64>,
+
+    /// Hand the test candidates that parse worse than the current best (tree algorithms)
+    #[arg(long, help_heading = "Reduction options")]
+    pub no_prefilter: bool,
+
+    /// Run the test again on byte-identical candidates
+    #[arg(long, help_heading = "Reduction options")]
+    pub no_cache: bool,
+
+    /// Write the result here instead of in place ('-' = stdout)
+    #[arg(short, long, value_name = "FILE", help_heading = "Output options")]
+    pub output: Option<PathBuf>,
+
+    /// Overwrite an existing, different INPUT.orig
+    #[arg(long, help_heading = "Output options")]
+    pub force: bool,
+
+    /// Write a JSON record of the run here
+    #[arg(long, value_name = "FILE", help_heading = "Output options")]
+    pub stats_json: Option<PathBuf>,
+
+    /// Print nothing but errors
+    #[arg(
+        short,
+        long,
+        conflicts_with = "verbose",
+        help_heading = "Output options"
+    )]
+    pub quiet: bool,
+
+    /// Show the test's output and exit status for the first runs and for every timeout
+    #[arg(short, long, help_heading = "Output options")]
+    pub verbose: bool,
+
+    /// Print shell completions and exit
+    #[arg(long, value_name = "SHELL", hide = true)]
+    pub generate_completions: Option<clap_complete::Shell>,
+
+    /// Print the reduction tree of INPUT and exit (for debugging)
+    #[arg(long, hide = true)]
+    pub dump_tree: bool,
+}
+
+/// Where the result goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Output {
+    /// Rewrite INPUT after every improvement; the original is saved as INPUT.orig.
+    InPlace,
+    File(PathBuf),
+    Stdout,
+}
+
+/// A validated run configuration.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub input: PathBuf,
+    pub script: PathBuf,
+    pub algo: Option<Algo>,
+    pub unit: UnitKind,
+    pub lang: Option<Lang>,
+    pub timeout: Option<Duration>,
+    pub jobs: usize,
+    pub temp_dir: Option<PathBuf>,
+    pub max_attempts: Option<u64>,
+    pub prefilter: bool,
+    pub cache: bool,
+    pub output: Output,
+    pub force: bool,
+    pub stats_json: Option<PathBuf>,
+    pub quiet: bool,
+    pub verbose: bool,
+    pub dump_tree: bool,
+}
+
+impl Args {
+    pub fn into_config(self) -> Result<Config, Failure> {
+        let usage = |m: String| Failure::new(FailureKind::Usage, m);
+        let timeout = match self.timeout {
+            Some(t) if !(t.is_finite() && t > 0.0) => {
+                return Err(usage(format!(
+                    "--timeout must be a positive number of seconds, not {t}"
+                )));
+            }
+            Some(t) => Some(Duration::from_secs_f64(t)),
+            None => None,
+        };
+        if self.jobs == Some(0) {
+            return Err(usage("--jobs must be at least 1".into()));
+        }
+        if self.max_attempts == Some(0) {
+            return Err(usage(
+                "--max-attempts must be at least 1 (the first run checks the original)".into(),
+            ));
+        }
+        let output = match self.output {
+            None => Output::InPlace,
+            Some(p) if p.as_os_str() == "-" => Output::Stdout,
+            Some(p) => Output::File(p),
+        };
+        let jobs = self
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        Ok(Config {
+            input: self.input.ok_or_else(|| usage("missing INPUT".into()))?,
+            script: self
+                .test
+                .ok_or_else(|| usage("missing --test SCRIPT".into()))?,
+            algo: self.algo,
+            unit: self.unit,
+            lang: self.lang,
+            timeout,
+            jobs,
+            temp_dir: self.temp_dir,
+            max_attempts: self.max_attempts,
+            prefilter: !self.no_prefilter,
+            cache: !self.no_cache,
+            output,
+            force: self.force,
+            stats_json: self.stats_json,
+            quiet: self.quiet,
+            verbose: self.verbose,
+            dump_tree: self.dump_tree,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn verify_cli() {
+        Args::command().debug_assert();
+    }
+
+    #[test]
+    fn dash_output_means_stdout() {
+        let args = Args::parse_from(["reduce", "-t", "t.sh", "-o", "-", "in.c"]);
+        assert_eq!(args.into_config().unwrap().output, Output::Stdout);
+    }
+
+    #[test]
+    fn a_zero_timeout_is_a_usage_error() {
+        let args = Args::parse_from(["reduce", "-t", "t.sh", "--timeout", "0", "in.c"]);
+        assert_eq!(args.into_config().unwrap_err().kind, FailureKind::Usage);
+    }
+}

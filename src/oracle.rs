@@ -1,0 +1,814 @@
+//! The interestingness test: runs the user's `--test` script on one candidate.
+//!
+//! Each [`ScriptOracle`] owns a private temporary directory. A run empties it, writes the
+//! candidate there under the input's own file name (so C-Reduce style scripts that say
+//! `grep foo input.c` work) and runs the script in it with the candidate's absolute path as its
+//! first argument, stdin from `/dev/null`, in its own process group. Exit status 0 means
+//! "interesting"; any other status, death by a signal, a timeout or an interrupt means not.
+//!
+//! The whole process group is killed after every run, so a script's background jobs never
+//! outlive the test. Output is discarded unless verbose, in which case it goes to files in a
+//! second private directory (invisible to the script) and the last 4 KiB of each are returned.
+
+use std::ffi::{OsStr, OsString};
+use std::fs::{self, File, OpenOptions, Permissions};
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use tempfile::TempDir;
+use wait_timeout::ChildExt;
+
+use crate::signal;
+
+/// How much of the end of stdout and stderr a verbose run keeps.
+pub const CAPTURE_LIMIT: usize = 4096;
+
+/// The longest stretch the oracle waits without looking at the interrupt flag.
+const POLL_SLICE: Duration = Duration::from_millis(50);
+
+/// How often a spawn that failed with "Text file busy" is retried.
+const BUSY_RETRIES: u32 = 10;
+
+/// How the script's run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunStatus {
+    /// Exited with this code.
+    Exited(i32),
+    /// Killed by this signal.
+    Signaled(i32),
+    /// Ran past the timeout and was killed.
+    TimedOut,
+    /// SIGINT or SIGTERM reached the reducer; the script was killed (or never started).
+    Interrupted,
+}
+
+/// The result of one run of the script.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// Exit status 0.
+    pub interesting: bool,
+    pub status: RunStatus,
+    /// Wall-clock time from spawn to the end of the run.
+    pub elapsed: Duration,
+    /// The last [`CAPTURE_LIMIT`] bytes of stdout, when verbose.
+    pub stdout: Option<String>,
+    /// The last [`CAPTURE_LIMIT`] bytes of stderr, when verbose.
+    pub stderr: Option<String>,
+}
+
+impl Outcome {
+    fn uninteresting(status: RunStatus, elapsed: Duration) -> Outcome {
+        Outcome {
+            interesting: false,
+            status,
+            elapsed,
+            stdout: None,
+            stderr: None,
+        }
+    }
+}
+
+/// What to run and how.
+#[derive(Clone, Debug)]
+pub struct ScriptConfig {
+    /// The test script; made absolute by [`ScriptOracle::new`] if it is not.
+    pub script: PathBuf,
+    /// The input's own file name, e.g. `input.c`: the candidate is written under this name.
+    pub file_name: OsString,
+    pub timeout: Duration,
+    /// Capture the script's stdout and stderr.
+    pub verbose: bool,
+    /// Where to create the private directories (`--temp-dir`); `None` means the system default.
+    pub temp_root: Option<PathBuf>,
+}
+
+/// Runs the test script on candidates, one at a time, in a private directory.
+pub struct ScriptOracle {
+    cfg: ScriptConfig,
+    /// The absolute path of `work`.
+    dir: PathBuf,
+    work: TempDir,
+    capture: Option<TempDir>,
+}
+
+impl ScriptOracle {
+    /// Creates the private working directory (and, when verbose, the capture directory).
+    pub fn new(mut cfg: ScriptConfig) -> anyhow::Result<Self> {
+        check_file_name(&cfg.file_name)?;
+        cfg.script = std::path::absolute(&cfg.script)
+            .with_context(|| format!("cannot resolve test script {}", cfg.script.display()))?;
+        let work = private_dir(cfg.temp_root.as_deref(), "reduce-")?;
+        let dir = fs::canonicalize(work.path())
+            .with_context(|| format!("cannot resolve {}", work.path().display()))?;
+        let capture = match cfg.verbose {
+            true => Some(private_dir(cfg.temp_root.as_deref(), "reduce-output-")?),
+            false => None,
+        };
+        Ok(ScriptOracle {
+            cfg,
+            dir,
+            work,
+            capture,
+        })
+    }
+
+    pub fn set_timeout(&mut self, timeout: Duration) {
+        self.cfg.timeout = timeout;
+    }
+
+    /// The absolute path of the directory the script runs in.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The absolute path the candidate is written to.
+    pub fn candidate_path(&self) -> PathBuf {
+        self.dir.join(&self.cfg.file_name)
+    }
+
+    /// Runs the script on `candidate`. Errs only when the candidate or the capture files cannot
+    /// be written or the script cannot be started.
+    pub fn run(&mut self, candidate: &[u8]) -> anyhow::Result<Outcome> {
+        if signal::interrupted() {
+            return Ok(Outcome::uninteresting(
+                RunStatus::Interrupted,
+                Duration::ZERO,
+            ));
+        }
+        self.reset_dir()?;
+        let path = self.write_candidate(candidate)?;
+        let start = Instant::now();
+        let mut child = self.spawn(&path)?;
+        let status = self.wait(&mut child)?;
+        let elapsed = start.elapsed();
+        let (stdout, stderr) = self.read_captures();
+        let interesting = status == RunStatus::Exited(0);
+        Ok(Outcome {
+            interesting,
+            status,
+            elapsed,
+            stdout,
+            stderr,
+        })
+    }
+
+    /// Recreates the working directory if the script removed it, and empties it.
+    fn reset_dir(&self) -> anyhow::Result<()> {
+        fs::create_dir_all(&self.dir)
+            .and_then(|()| fs::set_permissions(&self.dir, Permissions::from_mode(0o700)))
+            .with_context(|| format!("cannot recreate working directory {}", self.dir.display()))?;
+        clear_dir(&self.dir);
+        Ok(())
+    }
+
+    /// Writes a fresh candidate file. `create_new` never follows a symlink the script left.
+    fn write_candidate(&self, candidate: &[u8]) -> anyhow::Result<PathBuf> {
+        let path = self.candidate_path();
+        OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .and_then(|mut file| file.write_all(candidate))
+            .with_context(|| format!("failed to write candidate {}", path.display()))?;
+        Ok(path)
+    }
+
+    fn spawn(&self, candidate: &Path) -> anyhow::Result<Child> {
+        let script = &self.cfg.script;
+        let mut command = Command::new(script);
+        command
+            .arg(candidate)
+            .current_dir(&self.dir)
+            .stdin(Stdio::null())
+            .stdout(self.output_sink("stdout")?)
+            .stderr(self.output_sink("stderr")?)
+            .process_group(0);
+        spawn_retrying_busy(&mut command).map_err(|e| match e.raw_os_error() {
+            Some(libc::ENOEXEC) => anyhow::anyhow!(
+                "failed to run test script {}: the kernel cannot execute it; \
+                 add an interpreter line such as `#!/bin/sh` as its first line",
+                script.display()
+            ),
+            _ => anyhow::Error::new(e)
+                .context(format!("failed to run test script {}", script.display())),
+        })
+    }
+
+    /// Where the script's stdout or stderr goes: nowhere, or a fresh file in the capture dir.
+    fn output_sink(&self, name: &str) -> anyhow::Result<Stdio> {
+        let Some(capture) = &self.capture else {
+            return Ok(Stdio::null());
+        };
+        let path = capture.path().join(name);
+        let file = File::create(&path)
+            .with_context(|| format!("failed to create capture file {}", path.display()))?;
+        Ok(Stdio::from(file))
+    }
+
+    /// Waits for the script in short slices, watching the timeout and the interrupt flag.
+    /// However the run ends, the script's whole process group is killed and the script reaped.
+    fn wait(&self, child: &mut Child) -> anyhow::Result<RunStatus> {
+        let deadline = Instant::now() + self.cfg.timeout;
+        loop {
+            if signal::interrupted() {
+                return stop(child, RunStatus::Interrupted);
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return stop(child, RunStatus::TimedOut);
+            }
+            let slice = POLL_SLICE.min(deadline - now);
+            let waited = child.wait_timeout(slice).inspect_err(|_| kill_group(child));
+            if let Some(status) = waited.context("failed to wait for the test script")? {
+                kill_group(child);
+                return Ok(exit_status(status));
+            }
+        }
+    }
+
+    fn read_captures(&self) -> (Option<String>, Option<String>) {
+        match &self.capture {
+            Some(capture) => (
+                Some(read_tail(&capture.path().join("stdout"))),
+                Some(read_tail(&capture.path().join("stderr"))),
+            ),
+            None => (None, None),
+        }
+    }
+}
+
+impl Drop for ScriptOracle {
+    /// Empties the working directory even if the script made parts of it unwritable, so that
+    /// `TempDir`'s own cleanup succeeds.
+    fn drop(&mut self) {
+        if fs::set_permissions(self.work.path(), Permissions::from_mode(0o700)).is_ok() {
+            clear_dir(self.work.path());
+        }
+    }
+}
+
+/// Checks that the script can be run: resolves `script` against `cwd`, and errs with one line
+/// naming the problem and the fix if it is missing, a directory, not executable, or neither
+/// starts with `#!` nor is an ELF binary. Returns the absolute path.
+pub fn ensure_script_runnable(script: &Path, cwd: &Path) -> anyhow::Result<PathBuf> {
+    let path = std::path::absolute(cwd.join(script))
+        .with_context(|| format!("cannot resolve the --test script {}", script.display()))?;
+    let shown = path.display();
+    let metadata = match fs::metadata(&path) {
+        Ok(metadata) => metadata,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            bail!("the --test script {shown} does not exist; check the path given to --test")
+        }
+        Err(e) => bail!("cannot access the --test script {shown}: {e}; check its permissions"),
+    };
+    if metadata.is_dir() {
+        bail!("the --test script {shown} is a directory; give --test an executable file");
+    }
+    if metadata.permissions().mode() & 0o111 == 0 {
+        bail!("the --test script {shown} is not executable; run `chmod +x {shown}`");
+    }
+    let head = read_head(&path).with_context(|| {
+        format!("cannot read the --test script {shown}; make it readable (`chmod u+r {shown}`)")
+    })?;
+    if !head.starts_with(b"#!") && !head.starts_with(b"\x7fELF") {
+        bail!(
+            "the --test script {shown} does not start with `#!`; \
+             add an interpreter line such as `#!/bin/sh` as its first line"
+        );
+    }
+    Ok(path)
+}
+
+/// The first four bytes of a file (fewer if it is shorter).
+fn read_head(path: &Path) -> io::Result<Vec<u8>> {
+    let mut head = Vec::with_capacity(4);
+    File::open(path)?.take(4).read_to_end(&mut head)?;
+    Ok(head)
+}
+
+/// The candidate's name must be a single, normal path component.
+fn check_file_name(name: &OsStr) -> anyhow::Result<()> {
+    if Path::new(name).file_name() != Some(name) {
+        bail!(
+            "invalid input file name {:?}: expected a plain file name",
+            Path::new(name)
+        );
+    }
+    Ok(())
+}
+
+/// A fresh directory only the current user can enter.
+fn private_dir(root: Option<&Path>, prefix: &str) -> anyhow::Result<TempDir> {
+    let mut builder = tempfile::Builder::new();
+    builder
+        .prefix(prefix)
+        .permissions(Permissions::from_mode(0o700));
+    match root {
+        Some(root) => builder
+            .tempdir_in(root)
+            .with_context(|| format!("cannot create a temporary directory in {}", root.display())),
+        None => builder
+            .tempdir()
+            .context("cannot create a temporary directory"),
+    }
+}
+
+/// Removes every entry of `dir`, best effort: what cannot be removed is left for next time.
+fn clear_dir(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if remove_entry(&path).is_err() {
+            make_owner_writable(&path);
+            let _ = remove_entry(&path);
+        }
+    }
+}
+
+/// Removes a file, symlink or whole directory tree. Never follows symlinks.
+fn remove_entry(path: &Path) -> io::Result<()> {
+    match fs::symlink_metadata(path)?.is_dir() {
+        true => fs::remove_dir_all(path),
+        false => fs::remove_file(path),
+    }
+}
+
+/// Gives the owner full access to a directory tree the script chmod-ed shut.
+fn make_owner_writable(path: &Path) {
+    let Ok(metadata) = fs::symlink_metadata(path) else {
+        return;
+    };
+    if !metadata.is_dir() {
+        return;
+    }
+    let _ = fs::set_permissions(path, Permissions::from_mode(0o700));
+    if let Ok(entries) = fs::read_dir(path) {
+        for entry in entries.flatten() {
+            make_owner_writable(&entry.path());
+        }
+    }
+}
+
+/// Spawns `command`, retrying a few times on ETXTBSY: another thread of this process may have
+/// forked while it had a script open for writing, and the child holds that descriptor until exec.
+fn spawn_retrying_busy(command: &mut Command) -> io::Result<Child> {
+    let mut attempt = 0;
+    loop {
+        match command.spawn() {
+            Err(e) if e.raw_os_error() == Some(libc::ETXTBSY) && attempt < BUSY_RETRIES => {
+                attempt += 1;
+                thread::sleep(Duration::from_millis(5 * u64::from(attempt)));
+            }
+            result => return result,
+        }
+    }
+}
+
+/// Kills the script's process group, reaps the script and reports `status`.
+fn stop(child: &mut Child, status: RunStatus) -> anyhow::Result<RunStatus> {
+    kill_group(child);
+    child.wait().context("failed to reap the test script")?;
+    Ok(status)
+}
+
+/// SIGKILLs the process group led by `child`. ESRCH (the group is already gone) is fine.
+fn kill_group(child: &Child) {
+    let Ok(pgid) = libc::pid_t::try_from(child.id()) else {
+        return;
+    };
+    // SAFETY: killpg has no memory-safety preconditions.
+    unsafe {
+        libc::killpg(pgid, libc::SIGKILL);
+    }
+}
+
+fn exit_status(status: ExitStatus) -> RunStatus {
+    match (status.code(), status.signal()) {
+        (Some(code), _) => RunStatus::Exited(code),
+        (None, Some(signal)) => RunStatus::Signaled(signal),
+        (None, None) => RunStatus::Exited(-1),
+    }
+}
+
+/// The last [`CAPTURE_LIMIT`] bytes of a file as text, starting on a character boundary.
+/// A missing or unreadable file reads as empty.
+fn read_tail(path: &Path) -> String {
+    let mut bytes = Vec::new();
+    let read = File::open(path).and_then(|mut file| {
+        let len = file.metadata()?.len();
+        file.seek(SeekFrom::Start(len.saturating_sub(CAPTURE_LIMIT as u64)))?;
+        file.take(CAPTURE_LIMIT as u64).read_to_end(&mut bytes)
+    });
+    if read.is_err() {
+        return String::new();
+    }
+    let skip = bytes
+        .iter()
+        .take(3)
+        .take_while(|&&b| b & 0xC0 == 0x80)
+        .count();
+    String::from_utf8_lossy(&bytes[skip..]).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SLACK: Duration = Duration::from_secs(10);
+
+    /// Writes an executable `#!/bin/sh` script named `name` with `body` into `dir`.
+    fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+        let path = dir.join(name);
+        fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        fs::set_permissions(&path, Permissions::from_mode(0o755)).unwrap();
+        path
+    }
+
+    fn config(script: PathBuf, verbose: bool) -> ScriptConfig {
+        ScriptConfig {
+            script,
+            file_name: OsString::from("input.c"),
+            timeout: Duration::from_secs(30),
+            verbose,
+            temp_root: None,
+        }
+    }
+
+    /// An oracle for a script with `body`, its scratch directory, and that directory's path.
+    fn oracle_for(body: &str, verbose: bool) -> (ScriptOracle, TempDir) {
+        let scratch = tempfile::tempdir().unwrap();
+        let path = script(scratch.path(), "test.sh", body);
+        (ScriptOracle::new(config(path, verbose)).unwrap(), scratch)
+    }
+
+    /// Whether `pid` is gone. A zombie counts as gone: PID 1 in a container may never reap it.
+    fn is_dead(pid: libc::pid_t) -> bool {
+        // SAFETY: signal 0 only checks for existence.
+        let rc = unsafe { libc::kill(pid, 0) };
+        if rc == -1 && io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH) {
+            return true;
+        }
+        let stat = fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let state = stat.rsplit(')').next().unwrap_or("").trim_start();
+        state.starts_with('Z') || state.starts_with('X')
+    }
+
+    fn dies_soon(pid: libc::pid_t) -> bool {
+        let give_up = Instant::now() + SLACK;
+        while Instant::now() < give_up {
+            if is_dead(pid) {
+                return true;
+            }
+            thread::sleep(Duration::from_millis(20));
+        }
+        false
+    }
+
+    fn read_pid(path: &Path) -> libc::pid_t {
+        fs::read_to_string(path).unwrap().trim().parse().unwrap()
+    }
+
+    #[test]
+    fn exit_0_is_interesting() {
+        let _guard = signal::shared();
+        let (mut oracle, _scratch) = oracle_for("exit 0", false);
+        let outcome = oracle.run(b"x").unwrap();
+        assert!(outcome.interesting);
+        assert_eq!(outcome.status, RunStatus::Exited(0));
+        assert_eq!((outcome.stdout, outcome.stderr), (None, None));
+    }
+
+    #[test]
+    fn exit_1_is_not_interesting() {
+        let _guard = signal::shared();
+        let (mut oracle, _scratch) = oracle_for("exit 1", false);
+        let outcome = oracle.run(b"x").unwrap();
+        assert!(!outcome.interesting);
+        assert_eq!(outcome.status, RunStatus::Exited(1));
+    }
+
+    #[test]
+    fn death_by_a_signal_is_not_interesting() {
+        let _guard = signal::shared();
+        let (mut oracle, _scratch) = oracle_for("kill -9 $$", false);
+        let outcome = oracle.run(b"x").unwrap();
+        assert!(!outcome.interesting);
+        assert_eq!(outcome.status, RunStatus::Signaled(libc::SIGKILL));
+    }
+
+    #[test]
+    fn the_script_gets_the_candidates_absolute_path_and_runs_beside_it() {
+        let _guard = signal::shared();
+        let scratch = tempfile::tempdir().unwrap();
+        let seen = scratch.path().join("seen");
+        let body = format!(
+            "printf '%s\\n%s\\n' \"$1\" \"$(pwd -P)\" > '{}'\ngrep -q foo \"$1\"",
+            seen.display()
+        );
+        let path = script(scratch.path(), "test.sh", &body);
+        let mut oracle = ScriptOracle::new(config(path, false)).unwrap();
+        assert!(oracle.run(b"int foo;\n").unwrap().interesting);
+        let expected = format!(
+            "{}\n{}\n",
+            oracle.candidate_path().display(),
+            oracle.dir().display()
+        );
+        assert_eq!(fs::read_to_string(&seen).unwrap(), expected);
+        assert!(oracle.candidate_path().is_absolute());
+        assert!(!oracle.run(b"int bar;\n").unwrap().interesting);
+    }
+
+    #[test]
+    fn a_c_reduce_style_script_finds_the_file_by_its_original_name() {
+        let _guard = signal::shared();
+        let (mut oracle, _scratch) = oracle_for("grep -q foo input.c", false);
+        assert!(oracle.run(b"int foo;\n").unwrap().interesting);
+        assert!(!oracle.run(b"int bar;\n").unwrap().interesting);
+        assert!(oracle.run(b"foo").unwrap().interesting);
+    }
+
+    #[test]
+    fn a_slow_script_times_out_and_its_background_job_dies() {
+        let _guard = signal::shared();
+        let scratch = tempfile::tempdir().unwrap();
+        let pidfile = scratch.path().join("pid");
+        let body = format!(
+            "sleep 60 &\necho $! > '{}'\nsleep 30\nwait",
+            pidfile.display()
+        );
+        let path = script(scratch.path(), "test.sh", &body);
+        let mut oracle = ScriptOracle::new(config(path, false)).unwrap();
+        oracle.set_timeout(Duration::from_millis(500));
+        let start = Instant::now();
+        let outcome = oracle.run(b"x").unwrap();
+        assert!(start.elapsed() < SLACK, "took {:?}", start.elapsed());
+        assert_eq!(outcome.status, RunStatus::TimedOut);
+        assert!(!outcome.interesting);
+        assert!(
+            dies_soon(read_pid(&pidfile)),
+            "the backgrounded sleep survived"
+        );
+    }
+
+    #[test]
+    fn a_background_job_left_by_a_passing_script_is_killed() {
+        let _guard = signal::shared();
+        let scratch = tempfile::tempdir().unwrap();
+        let pidfile = scratch.path().join("pid");
+        let body = format!("sleep 60 &\necho $! > '{}'\nexit 0", pidfile.display());
+        let path = script(scratch.path(), "test.sh", &body);
+        let mut oracle = ScriptOracle::new(config(path, false)).unwrap();
+        let start = Instant::now();
+        let outcome = oracle.run(b"x").unwrap();
+        assert!(outcome.interesting);
+        assert!(start.elapsed() < SLACK);
+        assert!(
+            dies_soon(read_pid(&pidfile)),
+            "the backgrounded sleep survived"
+        );
+    }
+
+    #[test]
+    fn changes_a_script_makes_to_its_directory_do_not_reach_the_next_run() {
+        let _guard = signal::shared();
+        let scratch = tempfile::tempdir().unwrap();
+        let marker = scratch.path().join("vandalized");
+        let body = format!(
+            "if [ -e '{m}' ]; then\n  [ \"$(ls -A)\" = input.c ] && grep -q hello input.c\n  exit $?\nfi\n\
+             touch '{m}'\nrm input.c\nln -s /etc/passwd input.c\ntouch junk .hidden\n\
+             mkdir -p sub/deeper\ntouch sub/deeper/x\nchmod 000 sub/deeper sub\nexit 1",
+            m = marker.display()
+        );
+        let path = script(scratch.path(), "test.sh", &body);
+        let mut oracle = ScriptOracle::new(config(path, false)).unwrap();
+        assert!(!oracle.run(b"hello").unwrap().interesting);
+        assert!(marker.exists());
+        assert!(oracle.run(b"hello").unwrap().interesting);
+    }
+
+    #[test]
+    fn a_script_that_removes_its_own_directory_does_not_break_the_next_run() {
+        let _guard = signal::shared();
+        let (mut oracle, _scratch) =
+            oracle_for("grep -q hello \"$1\" || exit 1\nrm -rf \"$PWD\"", false);
+        assert!(oracle.run(b"hello").unwrap().interesting);
+        assert!(!oracle.dir().exists());
+        assert!(oracle.run(b"hello").unwrap().interesting);
+        assert!(!oracle.run(b"bye").unwrap().interesting);
+    }
+
+    #[test]
+    fn a_dropped_oracle_removes_its_directory_even_when_chmod_ed_shut() {
+        let _guard = signal::shared();
+        let root = tempfile::tempdir().unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        let path = script(
+            scratch.path(),
+            "test.sh",
+            "mkdir d\ntouch d/x\nchmod 000 d\nchmod 500 .",
+        );
+        let mut cfg = config(path, false);
+        cfg.temp_root = Some(root.path().to_path_buf());
+        let mut oracle = ScriptOracle::new(cfg).unwrap();
+        let dir = oracle.dir().to_path_buf();
+        assert!(dir.starts_with(fs::canonicalize(root.path()).unwrap()));
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(name.starts_with("reduce-"), "{name}");
+        assert_eq!(
+            fs::metadata(&dir).unwrap().permissions().mode() & 0o777,
+            0o700
+        );
+        oracle.run(b"x").unwrap();
+        drop(oracle);
+        assert!(!dir.exists());
+        assert_eq!(fs::read_dir(root.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn stdin_is_dev_null() {
+        let _guard = signal::shared();
+        let body = "if read x; then exit 1; fi\n[ \"$(readlink /proc/$$/fd/0)\" = /dev/null ]";
+        let (mut oracle, _scratch) = oracle_for(body, false);
+        assert!(oracle.run(b"x").unwrap().interesting);
+    }
+
+    #[test]
+    fn verbose_runs_capture_stdout_and_stderr() {
+        let _guard = signal::shared();
+        let (mut oracle, _scratch) = oracle_for("echo out\necho err >&2\nexit 3", true);
+        let outcome = oracle.run(b"x").unwrap();
+        assert_eq!(outcome.status, RunStatus::Exited(3));
+        assert_eq!(outcome.stdout.as_deref(), Some("out\n"));
+        assert_eq!(outcome.stderr.as_deref(), Some("err\n"));
+    }
+
+    #[test]
+    fn verbose_output_keeps_only_the_last_4_kib() {
+        let _guard = signal::shared();
+        let body = "i=0\nwhile [ $i -lt 2000 ]; do echo \"line $i\"; i=$((i+1)); done";
+        let (mut oracle, _scratch) = oracle_for(body, true);
+        let stdout = oracle.run(b"x").unwrap().stdout.unwrap();
+        assert_eq!(stdout.len(), CAPTURE_LIMIT);
+        assert!(stdout.ends_with("line 1998\nline 1999\n"));
+    }
+
+    #[test]
+    fn the_working_directory_holds_only_the_candidate_even_when_verbose() {
+        let _guard = signal::shared();
+        let (mut oracle, _scratch) = oracle_for("[ \"$(ls -A)\" = input.c ]", true);
+        assert!(oracle.run(b"x").unwrap().interesting);
+        assert!(oracle.run(b"y").unwrap().interesting);
+    }
+
+    #[test]
+    fn an_interrupt_before_the_run_returns_interrupted_without_waiting() {
+        let _guard = signal::exclusive();
+        let (mut oracle, _scratch) = oracle_for("sleep 30", false);
+        signal::simulate(libc::SIGINT);
+        let start = Instant::now();
+        let outcome = oracle.run(b"x");
+        signal::reset();
+        let outcome = outcome.unwrap();
+        assert_eq!(outcome.status, RunStatus::Interrupted);
+        assert!(!outcome.interesting);
+        assert!(start.elapsed() < SLACK);
+    }
+
+    #[test]
+    fn an_interrupt_during_the_run_kills_the_script_and_its_children() {
+        let _guard = signal::exclusive();
+        let scratch = tempfile::tempdir().unwrap();
+        let pidfile = scratch.path().join("pid");
+        let body = format!("sleep 60 &\necho $! > '{}'\nwait", pidfile.display());
+        let path = script(scratch.path(), "test.sh", &body);
+        let mut oracle = ScriptOracle::new(config(path, false)).unwrap();
+        let pidfile_seen = pidfile.clone();
+        let interrupter = thread::spawn(move || {
+            let give_up = Instant::now() + SLACK;
+            while !pidfile_seen.exists() && Instant::now() < give_up {
+                thread::sleep(Duration::from_millis(10));
+            }
+            signal::simulate(libc::SIGTERM);
+        });
+        let start = Instant::now();
+        let outcome = oracle.run(b"x");
+        interrupter.join().unwrap();
+        signal::reset();
+        assert_eq!(outcome.unwrap().status, RunStatus::Interrupted);
+        assert!(start.elapsed() < SLACK + SLACK);
+        assert!(
+            dies_soon(read_pid(&pidfile)),
+            "the backgrounded sleep survived"
+        );
+    }
+
+    #[test]
+    fn a_script_without_a_shebang_fails_with_advice_to_add_one() {
+        let _guard = signal::shared();
+        let scratch = tempfile::tempdir().unwrap();
+        let path = scratch.path().join("test.sh");
+        fs::write(&path, "exit 0\n").unwrap();
+        fs::set_permissions(&path, Permissions::from_mode(0o755)).unwrap();
+        let mut oracle = ScriptOracle::new(config(path, false)).unwrap();
+        let message = format!("{:#}", oracle.run(b"x").unwrap_err());
+        assert!(message.contains("#!"), "{message}");
+    }
+
+    #[test]
+    fn a_missing_script_is_an_error_naming_it() {
+        let _guard = signal::shared();
+        let missing = PathBuf::from("/nonexistent/reduce-test.sh");
+        let mut oracle = ScriptOracle::new(config(missing, false)).unwrap();
+        let message = format!("{:#}", oracle.run(b"x").unwrap_err());
+        assert!(
+            message.contains("failed to run test script /nonexistent/reduce-test.sh"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn a_file_name_with_a_slash_is_rejected() {
+        let mut cfg = config(PathBuf::from("/bin/true"), false);
+        cfg.file_name = OsString::from("a/b.c");
+        assert!(ScriptOracle::new(cfg.clone()).is_err());
+        cfg.file_name = OsString::from("..");
+        assert!(ScriptOracle::new(cfg).is_err());
+    }
+
+    fn runnable_error(script: &Path, cwd: &Path) -> String {
+        format!("{:#}", ensure_script_runnable(script, cwd).unwrap_err())
+    }
+
+    #[test]
+    fn ensure_script_runnable_resolves_a_relative_path_against_cwd() {
+        let scratch = tempfile::tempdir().unwrap();
+        let path = script(scratch.path(), "test.sh", "exit 0");
+        assert_eq!(
+            ensure_script_runnable(Path::new("test.sh"), scratch.path()).unwrap(),
+            path
+        );
+        assert_eq!(ensure_script_runnable(&path, Path::new("/")).unwrap(), path);
+    }
+
+    #[test]
+    fn ensure_script_runnable_accepts_an_elf_binary() {
+        let sh = Path::new("/bin/sh");
+        assert_eq!(ensure_script_runnable(sh, Path::new("/tmp")).unwrap(), sh);
+    }
+
+    #[test]
+    fn ensure_script_runnable_rejects_a_missing_script() {
+        let scratch = tempfile::tempdir().unwrap();
+        let message = runnable_error(Path::new("nope.sh"), scratch.path());
+        assert!(
+            message.contains("does not exist") && message.contains("--test"),
+            "{message}"
+        );
+        assert!(message.contains(&*scratch.path().join("nope.sh").to_string_lossy()));
+    }
+
+    #[test]
+    fn ensure_script_runnable_rejects_a_directory() {
+        let scratch = tempfile::tempdir().unwrap();
+        let message = runnable_error(scratch.path(), Path::new("/"));
+        assert!(
+            message.contains("is a directory") && message.contains("--test"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn ensure_script_runnable_rejects_a_non_executable_script_suggesting_chmod() {
+        let scratch = tempfile::tempdir().unwrap();
+        let path = script(scratch.path(), "test.sh", "exit 0");
+        fs::set_permissions(&path, Permissions::from_mode(0o644)).unwrap();
+        let message = runnable_error(&path, Path::new("/"));
+        assert!(
+            message.contains("not executable") && message.contains("chmod +x"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn ensure_script_runnable_rejects_a_script_without_a_shebang() {
+        let scratch = tempfile::tempdir().unwrap();
+        for contents in ["exit 0\n", "", "#"] {
+            let path = scratch.path().join("test.sh");
+            fs::write(&path, contents).unwrap();
+            fs::set_permissions(&path, Permissions::from_mode(0o755)).unwrap();
+            let message = runnable_error(&path, Path::new("/"));
+            assert!(
+                message.contains("#!") && message.contains("--test"),
+                "{message}"
+            );
+        }
+    }
+}

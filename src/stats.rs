@@ -1,0 +1,44 @@
+//! Counters of one run, shared by the summary, the progress line and `--stats-json`.
+
+use serde::Serialize;
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Stats {
+    /// Runs of the test script (the check of the original included).
+    pub tests: u64,
+    /// Runs that said "interesting".
+    pub interesting: u64,
+    /// Runs killed by the timeout.
+    pub timeouts: u64,
+    /// Candidates answered from the verdict cache, without a run.
+    pub cache_hits: u64,
+    /// Tree candidates skipped because they parse worse than the current best.
+    pub pruned: u64,
+    /// Total seconds spent in test runs.
+    pub test_seconds: f64,
+}
+
+/// The machine-readable record written by `--stats-json`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Record {
+    pub input: String,
+    pub algo: String,
+    pub original_bytes: usize,
+    pub final_bytes: usize,
+    pub original_lines: usize,
+    pub final_lines: usize,
+    pub original_tokens: Option<usize>,
+    pub final_tokens: Option<usize>,
+    pub rounds: u32,
+    pub completion: String,
+    pub wall_seconds: f64,
+    pub output: Option<String>,
+    pub backup: Option<String>,
+    #[serde(flatten)]
+    pub stats: Stats,
+}
+
+pub fn count_lines(bytes: &[u8]) -> usize {
+    let newlines = bytes.iter().filter(|&&b| b == b'\n').count();
+    newlines + usize::from(!bytes.is_empty() && !bytes.ends_with(b"\n"))
+}
