@@ -12,7 +12,7 @@ use crate::exit::{self, FailureKind, fail};
 use crate::oracle::{self, ScriptConfig, ScriptOracle};
 use crate::progress::{Progress, percent_removed};
 use crate::reduce::bytes::{Completion, Settings, Workspace, reduce_bytes};
-use crate::reduce::ddmin::Ddmin;
+use crate::reduce::ddmin::{Ddmin, Sweep};
 use crate::reduce::hdd::Hdd;
 use crate::reduce::perses::{Perses, PersesOptions};
 use crate::reduce::{Unit, reduce};
@@ -129,7 +129,11 @@ fn dump_tree(grammar: Option<&Grammar>, input: &[u8]) -> Result<ExitCode> {
     let mut parser = ts::new_parser(grammar)?;
     let parsed = ts::build(grammar, &mut parser, input)?;
     let text = |t: u32| String::from_utf8_lossy(parsed.tokens.text(t)).into_owned();
-    print!("{}", parsed.arena.dump(&text));
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(parsed.arena.dump(&text).as_bytes())
+        .and_then(|_| out.flush())
+        .context("cannot write the tree to stdout")?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -317,13 +321,15 @@ impl Session {
                 Algo::Hdd => reduce(
                     units.clone(),
                     &mut oracle,
-                    &mut Hdd::new(&parsed.arena, || Ddmin),
+                    &mut Hdd::new(&parsed.arena, Sweep::new),
                 ),
                 _ => {
                     let options = PersesOptions {
                         skip_failed_replacements: true,
+                        keep_done_on_success: false,
+                        lists_in_size_order: true,
                     };
-                    let mut perses = Perses::new(&parsed.arena, || Ddmin).options(options);
+                    let mut perses = Perses::new(&parsed.arena, Sweep::new).options(options);
                     reduce(units.clone(), &mut oracle, &mut perses)
                 }
             };

@@ -42,6 +42,10 @@ impl Progress {
         }
     }
 
+    pub fn phase(&self) -> &str {
+        &self.phase
+    }
+
     /// Redraws the live line (terminal only).
     pub fn tick(&self, best: usize, stats: &Stats) {
         if let Some(bar) = &self.bar {

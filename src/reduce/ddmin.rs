@@ -149,3 +149,106 @@ mod tests {
         assert!(result.iter().all(|u| u % 3 == 0));
     }
 }
+
+/// A stateful inner minimizer for list elements: deletion sweeps whose chunk size starts at the
+/// whole list (the empty list is tried first) and halves down to 1. One pass offers the rest of
+/// the current sweep and then every smaller size, lazily; after a success the next pass goes on
+/// from the same size and position instead of restarting. It is finished when a whole size-1
+/// sweep fails, so its result is 1-minimal. Cheaper than the spec's stateless DDMin when a list
+/// loses many elements one by one: a success costs O(1) failed tests, not a restart.
+#[derive(Clone, Debug, Default)]
+pub struct Sweep {
+    /// Chunk size where the next pass starts; 0 before the first pass (then: the whole list).
+    size: usize,
+    /// Element offset where the next pass starts.
+    offset: usize,
+    /// (size, offset) of the last candidate proposed.
+    last: std::rc::Rc<std::cell::Cell<(usize, usize)>>,
+}
+
+impl Sweep {
+    pub fn new() -> Sweep {
+        Sweep::default()
+    }
+}
+
+impl Policy for Sweep {
+    fn propose<'a>(&'a mut self, config: &'a [Unit]) -> Deltas<'a> {
+        if self.size == 0 {
+            self.size = config.len().max(1);
+        }
+        let (first, start, last) = (self.size, self.offset, self.last.clone());
+        let sizes = std::iter::successors(Some(first), |&s| (s > 1).then(|| s.div_ceil(2)));
+        Box::new(sizes.flat_map(move |size| {
+            let last = last.clone();
+            let from = if size == first { start } else { 0 };
+            (from..config.len()).step_by(size).map(move |off| {
+                last.set((size, off));
+                config[off..(off + size).min(config.len())].to_vec()
+            })
+        }))
+    }
+
+    fn on_reduced(&mut self, reduced: Option<&[Unit]>) -> bool {
+        if reduced.is_some() {
+            // the elements after the deleted chunk moved into its place: go on from there
+            (self.size, self.offset) = self.last.get();
+            return true;
+        }
+        // this pass ended with a size-1 sweep; it covered every element iff it started at 0
+        let complete = self.size > 1 || self.offset == 0;
+        (self.size, self.offset) = (1, 0);
+        !complete
+    }
+
+    fn phase(&self) -> String {
+        format!("sweep chunk {}", self.size)
+    }
+}
+
+#[cfg(test)]
+mod sweep_tests {
+    use super::*;
+    use crate::reduce::{FnOracle, reduce};
+
+    #[test]
+    fn sweep_tries_the_empty_list_first() {
+        let config: Vec<Unit> = (0..5).collect();
+        let first = Sweep::new().propose(&config).next();
+        assert_eq!(first, Some(config.clone()));
+    }
+
+    #[test]
+    fn sweep_reaches_2_and_7_and_is_one_minimal() {
+        let mut calls = 0;
+        let mut oracle = FnOracle(|c: &[Unit]| {
+            calls += 1;
+            c.contains(&2) && c.contains(&7)
+        });
+        let result = reduce((1..=8).collect(), &mut oracle, &mut Sweep::new());
+        assert_eq!(result, [2, 7]);
+        assert!(calls <= 33, "{calls} calls");
+    }
+
+    #[test]
+    fn sweep_removing_many_scattered_units_costs_fewer_tests_than_ddmin() {
+        let keep = |c: &[Unit]| [3, 17, 40, 41, 77].iter().all(|k| c.contains(k));
+        let (mut sweep_calls, mut ddmin_calls) = (0, 0);
+        let mut o1 = FnOracle(|c: &[Unit]| {
+            sweep_calls += 1;
+            keep(c)
+        });
+        let r1 = reduce((0..100).collect(), &mut o1, &mut Sweep::new());
+        let mut o2 = FnOracle(|c: &[Unit]| {
+            ddmin_calls += 1;
+            keep(c)
+        });
+        let r2 = reduce((0..100).collect(), &mut o2, &mut Ddmin);
+        assert_eq!(r1, [3, 17, 40, 41, 77]);
+        assert_eq!(r1, r2);
+        assert!(
+            sweep_calls < ddmin_calls,
+            "sweep {sweep_calls} vs ddmin {ddmin_calls}"
+        );
+    }
+}

@@ -20,6 +20,13 @@ pub struct PersesOptions {
     /// driver that rebuilds the arena until a round makes no progress still ends at a fixpoint:
     /// the last round tries every pair on the final program.
     pub skip_failed_replacements: bool,
+    /// Keep the `done` marks after a success instead of clearing them (the spec clears them).
+    /// Sound under the same round driver: a round that changes nothing re-checks every list.
+    pub keep_done_on_success: bool,
+    /// Propose the active list's deletions at the list's own place in the largest-first order
+    /// (as Perses' priority queue does) instead of after every replacement of the pass. On real
+    /// files this deletes whole dead functions before trying to hollow each one out.
+    pub lists_in_size_order: bool,
 }
 
 /// Replacements `(n, d)` rejected on this arena, shared with the pass iterator.
@@ -30,6 +37,8 @@ type FailedSet = Rc<RefCell<HashSet<(NodeId, NodeId)>>>;
 struct PassLog {
     replacements: Vec<(NodeId, NodeId)>,
     last_was_replacement: bool,
+    /// Did the pass pull any of the inner minimizer's candidates?
+    deletions_pulled: bool,
 }
 
 pub struct Perses<'t, F, P> {
@@ -125,8 +134,25 @@ where
             .count();
         self.pick_active(&nodes);
         *self.log.borrow_mut() = PassLog::default();
-        let replacements = Replacements {
-            view: view.clone(),
+        self.active_elems = self.active.map(|a| view.elems_of(a)).unwrap_or_default();
+        if self.minimizer.is_none() {
+            self.minimizer = Some((self.new_minimizer)());
+        }
+        let minimizer = self.minimizer.as_mut().expect("built above");
+        let log = self.log.clone();
+        let deletion_view = view.clone();
+        let deletions = minimizer
+            .propose(&self.active_elems)
+            .map(move |drop| {
+                let mut log = log.borrow_mut();
+                log.last_was_replacement = false;
+                log.deletions_pulled = true;
+                deletion_view.deletion_delta(config, &drop)
+            })
+            .filter(|d| !d.is_empty());
+        let in_order = self.options.lists_in_size_order;
+        Box::new(Replacements {
+            view,
             config,
             nodes,
             next_node: 0,
@@ -137,18 +163,10 @@ where
                 .skip_failed_replacements
                 .then(|| self.failed.clone()),
             log: self.log.clone(),
-        };
-        self.active_elems = self.active.map(|a| view.elems_of(a)).unwrap_or_default();
-        if self.minimizer.is_none() {
-            self.minimizer = Some((self.new_minimizer)());
-        }
-        let minimizer = self.minimizer.as_mut().expect("built above");
-        let log = self.log.clone();
-        let deletions = minimizer.propose(&self.active_elems).map(move |drop| {
-            log.borrow_mut().last_was_replacement = false;
-            view.deletion_delta(config, &drop)
-        });
-        Box::new(replacements.chain(deletions.filter(|d| !d.is_empty())))
+            deletions: Some(Box::new(deletions)),
+            deletions_at: if in_order { self.active } else { None },
+            draining: false,
+        })
     }
 
     fn on_reduced(&mut self, reduced: Option<&[Unit]>) -> bool {
@@ -156,12 +174,24 @@ where
         let Some(a) = self.active else {
             return reduced.is_some(); // a replacements-only pass
         };
-        let elems = reduced.map(|c| View::new(self.arena, c).elems_of(a));
+        let (pulled, by_replacement) = {
+            let log = self.log.borrow();
+            (log.deletions_pulled, log.last_was_replacement)
+        };
         let inner = self.minimizer.as_mut().expect("propose ran first");
-        let keep = inner.on_reduced(elems.as_deref());
-        if reduced.is_some() {
+        // the inner minimizer hears only the outcome of its own candidates
+        let keep = match reduced {
+            Some(c) if !by_replacement => {
+                let elems = View::new(self.arena, c).elems_of(a);
+                inner.on_reduced(Some(&elems))
+            }
+            Some(_) if !pulled => true,
+            _ => inner.on_reduced(None),
+        };
+        if reduced.is_some() && !self.options.keep_done_on_success {
             self.done.clear();
-        } else if !keep {
+        }
+        if !keep {
             self.done.insert(a);
         }
         true
@@ -205,15 +235,25 @@ struct Replacements<'a, 't> {
     current: NodeId,
     failed: Option<FailedSet>,
     log: Rc<RefCell<PassLog>>,
+    /// The active list's deletions, proposed when the walk reaches `deletions_at` (or last).
+    deletions: Option<Deltas<'a>>,
+    deletions_at: Option<NodeId>,
+    draining: bool,
 }
 
 impl Replacements<'_, '_> {
-    /// Fill `queue` with the next node's compatible live descendants; false when out of nodes.
+    /// Fill `queue` with the next node's compatible live descendants; false when out of nodes
+    /// or when the walk reached the active list (then `draining` is set).
     fn refill(&mut self) -> bool {
         while self.queue.is_empty() {
             let Some(&n) = self.nodes.get(self.next_node) else {
                 return false;
             };
+            if Some(n) == self.deletions_at {
+                self.deletions_at = None;
+                self.draining = true;
+                return false;
+            }
             self.next_node += 1;
             self.current = n;
             self.queue = self.candidates_for(n);
@@ -250,6 +290,27 @@ impl Iterator for Replacements<'_, '_> {
     type Item = Vec<Unit>;
 
     fn next(&mut self) -> Option<Vec<Unit>> {
+        loop {
+            if self.draining {
+                if let Some(d) = self.deletions.as_mut().and_then(Iterator::next) {
+                    return Some(d);
+                }
+                self.draining = false;
+                self.deletions = None;
+            }
+            if let Some(r) = self.next_replacement() {
+                return Some(r);
+            }
+            if self.deletions.is_none() {
+                return None;
+            }
+            self.draining = true;
+        }
+    }
+}
+
+impl Replacements<'_, '_> {
+    fn next_replacement(&mut self) -> Option<Vec<Unit>> {
         while self.refill() {
             let d = self.queue.pop().expect("refilled");
             let n = self.current;

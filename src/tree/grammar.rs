@@ -29,6 +29,9 @@ pub struct Overrides {
     /// Anonymous tokens that belong to the list element before them (`struct S;` in a block).
     pub attach_to_previous: &'static [&'static str],
     pub extensions: &'static [&'static str],
+    /// Kinds a slot's `node-types.json` entry admits but the language does not:
+    /// (parent kind, kinds removed from its unnamed-children slot).
+    pub slot_excludes: &'static [(&'static str, &'static [&'static str])],
 }
 
 /// The C override table (`research/treesitter.md` §2(a), pitfalls 8 and 9).
@@ -44,6 +47,27 @@ pub const C_OVERRIDES: Overrides = Overrides {
     ],
     attach_to_previous: &[";"],
     extensions: &["c", "h"],
+    // tree-sitter-c accepts statements at file scope (for scripts); C compilers do not, so a
+    // function is never "replaced" by one of its statements.
+    slot_excludes: &[(
+        "translation_unit",
+        &[
+            "attributed_statement",
+            "break_statement",
+            "case_statement",
+            "compound_statement",
+            "continue_statement",
+            "do_statement",
+            "expression_statement",
+            "for_statement",
+            "goto_statement",
+            "if_statement",
+            "labeled_statement",
+            "return_statement",
+            "switch_statement",
+            "while_statement",
+        ],
+    )],
 };
 
 pub struct Grammar {
@@ -101,6 +125,7 @@ impl Grammar {
             kind_error: base + 2,
         };
         g.load_slots(entries)?;
+        g.apply_slot_excludes();
         Ok(g)
     }
 
@@ -140,6 +165,25 @@ impl Grammar {
             }
         }
         Ok(())
+    }
+
+    /// Narrows slots per the override table (a new interned set each).
+    fn apply_slot_excludes(&mut self) {
+        for (parent, kinds) in self.overrides.slot_excludes {
+            let parent = self.language.id_for_node_kind(parent, true);
+            let Some(slot) = self.slots.get_mut(&(parent, 0)) else {
+                continue;
+            };
+            let mut bits = self.type_sets[slot.types as usize].clone();
+            for kind in kinds.iter() {
+                let id = self.language.id_for_node_kind(kind, true) as usize;
+                if id != 0 {
+                    bits[id / 64] &= !(1 << (id % 64));
+                }
+            }
+            slot.types = self.type_sets.len() as u32;
+            self.type_sets.push(bits);
+        }
     }
 
     /// The kind id of a node-types entry; `None` for supertypes and unknown hidden kinds.
