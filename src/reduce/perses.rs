@@ -301,9 +301,7 @@ impl Iterator for Replacements<'_, '_> {
             if let Some(r) = self.next_replacement() {
                 return Some(r);
             }
-            if self.deletions.is_none() {
-                return None;
-            }
+            self.deletions.as_ref()?;
             self.draining = true;
         }
     }
