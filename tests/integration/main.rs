@@ -1,0 +1,5 @@
+//! One integration binary that runs the real `reduce` executable on real files and scripts.
+
+mod cli;
+mod golden;
+mod util;
