@@ -107,13 +107,22 @@ impl Tokens {
         if first == 0 {
             out.extend_from_slice(&src[..head]);
         }
-        let mut prev: Option<Unit> = None;
-        for &t in config {
-            if let Some(p) = prev {
-                self.join(p, t, out);
+        // copy each run of tokens adjacent in the input with one copy: their gaps are original
+        let mut i = 0;
+        while i < config.len() {
+            let mut j = i;
+            while j + 1 < config.len() && config[j + 1] == config[j] + 1 {
+                j += 1;
             }
-            out.extend_from_slice(self.text(t));
-            prev = Some(t);
+            if i > 0 {
+                self.join(config[i - 1], config[i], out);
+            }
+            let (a, b) = (
+                self.spans[config[i] as usize].0,
+                self.spans[config[j] as usize].1,
+            );
+            out.extend_from_slice(&src[a as usize..b as usize]);
+            i = j + 1;
         }
         let tail = self.spans[last as usize].1 as usize;
         let end = self.spans.last().map_or(0, |s| s.1) as usize;
