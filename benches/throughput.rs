@@ -35,7 +35,7 @@ impl Oracle for Counting<'_> {
     }
 
     fn stop_requested(&self) -> bool {
-        self.calls % 64 == 0 && Instant::now() > self.deadline
+        self.calls.is_multiple_of(64) && Instant::now() > self.deadline
     }
 }
 
