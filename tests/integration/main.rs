@@ -2,4 +2,5 @@
 
 mod cli;
 mod golden;
+mod props;
 mod util;
