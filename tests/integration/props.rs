@@ -20,7 +20,7 @@ fn chaotic(config: &[Unit], seed: u64, full: usize) -> bool {
     for &u in config {
         h = (h ^ u as u64).wrapping_mul(0x100_0000_01b3);
     }
-    h % 3 == 0
+    h.is_multiple_of(3)
 }
 
 fn one_minimal(result: &[Unit], mut ok: impl FnMut(&[Unit]) -> bool) -> bool {
