@@ -9,7 +9,8 @@ use clap::CommandFactory;
 
 use crate::cli::{self, Algo, Args, Config, Lang, Output, UnitKind};
 use crate::exit::{self, FailureKind, fail};
-use crate::oracle::{self, ScriptConfig, ScriptOracle};
+use crate::oracle::{self, ScriptConfig};
+use crate::pool::Pool;
 use crate::progress::{Progress, percent_removed};
 use crate::reduce::bytes::{Completion, Settings, Workspace, reduce_bytes};
 use crate::reduce::ddmin::{Ddmin, Sweep};
@@ -162,24 +163,26 @@ impl Session {
             .file_name()
             .context("the input path has no file name")?
             .to_owned();
-        let oracle = ScriptOracle::new(ScriptConfig {
+        let script_cfg = ScriptConfig {
             script,
             file_name,
             timeout: cfg.timeout.unwrap_or(cli::MAX_DEFAULT_TIMEOUT),
             verbose: cfg.verbose,
             temp_root: cfg.temp_dir.clone(),
-        })
-        .map_err(|e| {
+        };
+        // the bytes reducer tests one candidate at a time: one worker is enough
+        let jobs = if algo == Algo::Bytes { 1 } else { cfg.jobs };
+        let pool = Pool::new(jobs, &script_cfg).map_err(|e| {
             fail(
                 FailureKind::Io,
-                format!("cannot create a temp directory: {e:#}"),
+                format!("cannot set up the test runs: {e:#}"),
             )
         })?;
         let progress = Progress::new(cfg.quiet, input.len());
         let start = Instant::now();
         let mut session = Session {
             tester: Tester::new(
-                oracle,
+                pool,
                 Sink::prepare(&Output::Stdout, &cfg.input, &input, false)?,
                 input.clone(),
                 cfg.cache,
@@ -211,8 +214,8 @@ impl Session {
         let outcome = self.tester.run_script(&self.original.clone())?;
         if crate::signal::interrupted() {
             return Err(fail(
-                FailureKind::NotInteresting,
-                "interrupted while checking the original input",
+                FailureKind::Interrupted,
+                "interrupted while checking the original input; nothing was changed",
             ));
         }
         if !outcome.interesting {
@@ -226,7 +229,7 @@ impl Session {
             .cfg
             .timeout
             .unwrap_or_else(|| default_timeout(outcome.elapsed));
-        self.tester.oracle_mut().set_timeout(timeout);
+        self.tester.set_timeout(timeout);
         Ok(())
     }
 

@@ -29,6 +29,7 @@ pub enum FailureKind {
     BadScript,
     Io,
     Flaky,
+    Interrupted,
 }
 
 impl FailureKind {
@@ -40,6 +41,7 @@ impl FailureKind {
             FailureKind::BadScript => BAD_SCRIPT,
             FailureKind::Io => IO,
             FailureKind::Flaky => FLAKY,
+            FailureKind::Interrupted => 128 + crate::signal::signal_number().unwrap_or(2) as u8,
         }
     }
 }

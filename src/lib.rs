@@ -6,6 +6,7 @@ pub mod app;
 pub mod cli;
 pub mod exit;
 pub mod oracle;
+pub mod pool;
 pub mod progress;
 pub mod reduce;
 pub mod signal;

@@ -17,6 +17,8 @@ use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -46,6 +48,9 @@ pub enum RunStatus {
     TimedOut,
     /// SIGINT or SIGTERM reached the reducer; the script was killed (or never started).
     Interrupted,
+    /// The reducer no longer needed this verdict (a parallel run committed an earlier candidate);
+    /// the script was killed.
+    Cancelled,
 }
 
 /// The result of one run of the script.
@@ -95,6 +100,8 @@ pub struct ScriptOracle {
     dir: PathBuf,
     work: TempDir,
     capture: Option<TempDir>,
+    /// Set by another thread to kill the current run (see [`ScriptOracle::cancel_flag`]).
+    cancel: Arc<AtomicBool>,
 }
 
 impl ScriptOracle {
@@ -115,7 +122,14 @@ impl ScriptOracle {
             dir,
             work,
             capture,
+            cancel: Arc::default(),
         })
+    }
+
+    /// A flag that, once set, kills the current run (status `Cancelled`) within one poll slice.
+    /// Whoever sets it clears it before the next run.
+    pub fn cancel_flag(&self) -> Arc<AtomicBool> {
+        self.cancel.clone()
     }
 
     pub fn set_timeout(&mut self, timeout: Duration) {
@@ -218,6 +232,9 @@ impl ScriptOracle {
         loop {
             if signal::interrupted() {
                 return stop(child, RunStatus::Interrupted);
+            }
+            if self.cancel.load(Ordering::Relaxed) {
+                return stop(child, RunStatus::Cancelled);
             }
             let now = Instant::now();
             if now >= deadline {

@@ -60,7 +60,16 @@ impl Sink {
         let Some(target) = &self.target else {
             return Ok(());
         };
-        write_atomically(target, bytes, self.mode.clone())
+        write_atomically(target, bytes, self.mode.clone()).map_err(|e| {
+            fail(
+                FailureKind::Io,
+                format!(
+                    "cannot write the result to {}: {}",
+                    target.display(),
+                    root_cause(&e)
+                ),
+            )
+        })
     }
 }
 
@@ -93,6 +102,15 @@ fn ensure_parent_exists(path: &Path) -> Result<()> {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
+    if path.is_dir() {
+        return Err(fail(
+            FailureKind::Io,
+            format!(
+                "cannot write -o {}: it is a directory; name a file",
+                path.display()
+            ),
+        ));
+    }
     if !parent.is_dir() {
         return Err(fail(
             FailureKind::Io,

@@ -10,6 +10,8 @@ pub struct Stats {
     pub interesting: u64,
     /// Runs killed by the timeout.
     pub timeouts: u64,
+    /// Speculative runs killed because an earlier candidate won (with -j above 1).
+    pub cancelled: u64,
     /// Candidates answered from the verdict cache, without a run.
     pub cache_hits: u64,
     /// Tree candidates skipped because they parse worse than the current best.

@@ -2,13 +2,14 @@
 //! candidate's bytes), then the script. A new best is written to disk at once. The unit-level
 //! adapters render a configuration to bytes (and, for trees, reparse it as a prefilter) first.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use tree_sitter::Parser;
 use xxhash_rust::xxh3::xxh3_128;
 
-use crate::oracle::{Outcome, RunStatus, ScriptOracle};
+use crate::oracle::{Outcome, RunStatus};
+use crate::pool::{Pool, Ticket};
 use crate::progress::Progress;
 use crate::reduce::{Oracle, Unit, Verdict};
 use crate::sink::Sink;
@@ -28,7 +29,7 @@ pub enum Stop {
 }
 
 pub struct Tester {
-    oracle: ScriptOracle,
+    pool: Pool,
     cache: Option<HashMap<u128, bool>>,
     pub stats: Stats,
     pub best: Vec<u8>,
@@ -39,11 +40,18 @@ pub struct Tester {
     pub stop: Option<Stop>,
     /// The first error that stopped the run (cannot write a temp file, cannot spawn).
     pub error: Option<anyhow::Error>,
+    /// Cache keys of the runs in flight, by ticket.
+    in_flight: HashMap<Ticket, u128>,
+    /// Verdicts that arrived while waiting for another ticket.
+    ready: VecDeque<(Ticket, bool)>,
 }
+
+/// The ticket `test` uses for its own one-off runs.
+const SERIAL_TICKET: Ticket = u64::MAX;
 
 impl Tester {
     pub fn new(
-        oracle: ScriptOracle,
+        pool: Pool,
         sink: Sink,
         original: Vec<u8>,
         cache: bool,
@@ -52,7 +60,7 @@ impl Tester {
         verbose: bool,
     ) -> Tester {
         Tester {
-            oracle,
+            pool,
             cache: cache.then(HashMap::new),
             stats: Stats::default(),
             best: original,
@@ -62,11 +70,13 @@ impl Tester {
             verbose,
             stop: None,
             error: None,
+            in_flight: HashMap::new(),
+            ready: VecDeque::new(),
         }
     }
 
-    pub fn oracle_mut(&mut self) -> &mut ScriptOracle {
-        &mut self.oracle
+    pub fn set_timeout(&mut self, timeout: std::time::Duration) {
+        self.pool.set_timeout(timeout);
     }
 
     /// Swaps in the real output once the original has been checked.
@@ -78,21 +88,40 @@ impl Tester {
         &self.sink
     }
 
+    pub fn width(&self) -> usize {
+        self.pool.width()
+    }
+
     pub fn stopped(&self) -> bool {
         self.stop.is_some() || crate::signal::interrupted()
     }
 
-    /// Runs the script once, uncached, and counts it.
+    /// Runs the script once, uncached, and waits for it.
     pub fn run_script(&mut self, candidate: &[u8]) -> Result<Outcome> {
-        let outcome = self.oracle.run(candidate)?;
-        self.stats.tests += 1;
-        self.stats.test_seconds += outcome.elapsed.as_secs_f64();
-        self.stats.interesting += outcome.interesting as u64;
-        if outcome.status == RunStatus::TimedOut {
-            self.stats.timeouts += 1;
+        self.pool.submit(SERIAL_TICKET, candidate.to_vec());
+        loop {
+            let (ticket, outcome) = self.pool.next().context("the test pool lost a run")?;
+            let outcome = outcome?;
+            self.count(&outcome);
+            if ticket == SERIAL_TICKET {
+                return Ok(outcome);
+            }
         }
-        self.report_verbose(&outcome);
-        Ok(outcome)
+    }
+
+    fn count(&mut self, outcome: &Outcome) {
+        match outcome.status {
+            RunStatus::Cancelled => self.stats.cancelled += 1,
+            RunStatus::Interrupted => {}
+            RunStatus::TimedOut => self.stats.timeouts += 1,
+            _ => {}
+        }
+        if outcome.status != RunStatus::Interrupted {
+            self.stats.tests += 1;
+            self.stats.test_seconds += outcome.elapsed.as_secs_f64();
+        }
+        self.stats.interesting += outcome.interesting as u64;
+        self.report_verbose(outcome);
     }
 
     /// Remembers a verdict (the original's, checked before the run starts).
@@ -102,51 +131,114 @@ impl Tester {
         }
     }
 
-    /// The verdict on a candidate. An interesting one becomes the new best, on disk at once.
-    pub fn test(&mut self, candidate: &[u8]) -> Verdict {
+    /// Starts judging a candidate: `Some` when the verdict is known at once (cache, budget,
+    /// stop), `None` when a run started under `ticket`.
+    pub fn begin(&mut self, ticket: Ticket, candidate: &[u8]) -> Option<bool> {
         if self.stopped() {
             self.stop.get_or_insert(Stop::Interrupted);
-            return Verdict::NotInteresting;
+            return Some(false);
         }
         let key = xxh3_128(candidate);
         if let Some(&hit) = self.cache.as_ref().and_then(|c| c.get(&key)) {
             self.stats.cache_hits += 1;
-            return self.conclude(candidate, hit);
+            self.progress.tick(self.best.len(), &self.stats);
+            return Some(hit);
         }
-        if self.max_attempts.is_some_and(|max| self.stats.tests >= max) {
+        let started = self.stats.tests + self.pool.running() as u64;
+        if self.max_attempts.is_some_and(|max| started >= max) {
             self.stop = Some(Stop::Budget);
-            return Verdict::NotInteresting;
+            return Some(false);
         }
-        let interesting = match self.run_script(candidate) {
-            Ok(o) if o.status == RunStatus::Interrupted => {
-                self.stop = Some(Stop::Interrupted);
-                return Verdict::NotInteresting;
-            }
-            Ok(o) => o.interesting,
-            Err(e) => {
-                self.error = Some(e);
-                self.stop = Some(Stop::Error);
-                return Verdict::NotInteresting;
-            }
-        };
-        if let Some(cache) = &mut self.cache {
-            cache.insert(key, interesting);
+        if !self.pool.submit(ticket, candidate.to_vec()) {
+            self.error = Some(anyhow::anyhow!("no idle test worker (internal error)"));
+            self.stop = Some(Stop::Error);
+            return Some(false);
         }
-        self.conclude(candidate, interesting)
+        self.in_flight.insert(ticket, key);
+        None
     }
 
-    fn conclude(&mut self, candidate: &[u8], interesting: bool) -> Verdict {
-        if interesting && candidate.len() < self.best.len() {
-            self.best = candidate.to_vec();
-            if let Err(e) = self.sink.write(&self.best) {
-                self.error = Some(e);
-                self.stop = Some(Stop::Error);
-            }
-            self.progress.improved(self.best.len(), &self.stats);
-        } else {
-            self.progress.tick(self.best.len(), &self.stats);
+    /// Waits for a started run: its ticket and verdict.
+    pub fn next_done(&mut self) -> Option<(Ticket, bool)> {
+        if let Some(done) = self.ready.pop_front() {
+            return Some(done);
         }
-        Verdict::from_bool(interesting)
+        let (ticket, outcome) = self.pool.next()?;
+        let key = self.in_flight.remove(&ticket);
+        let interesting = match outcome {
+            Ok(o) => {
+                self.count(&o);
+                match o.status {
+                    RunStatus::Interrupted => {
+                        self.stop = Some(Stop::Interrupted);
+                        return Some((ticket, false));
+                    }
+                    RunStatus::Cancelled => return Some((ticket, false)),
+                    _ => o.interesting,
+                }
+            }
+            Err(e) => {
+                self.error.get_or_insert(e);
+                self.stop = Some(Stop::Error);
+                return Some((ticket, false));
+            }
+        };
+        if let (Some(cache), Some(key)) = (&mut self.cache, key) {
+            cache.insert(key, interesting);
+        }
+        self.progress.tick(self.best.len(), &self.stats);
+        Some((ticket, interesting))
+    }
+
+    /// Stops every run in flight and waits for them to end.
+    pub fn cancel_all(&mut self) {
+        self.pool.drain_into(|ticket, outcome| {
+            self.in_flight.remove(&ticket);
+            if let Ok(o) = outcome {
+                if o.status == RunStatus::Cancelled {
+                    self.stats.cancelled += 1;
+                }
+                self.stats.tests += 1;
+                self.stats.test_seconds += o.elapsed.as_secs_f64();
+            }
+        });
+        self.ready.clear();
+    }
+
+    /// The verdict on one candidate, waiting for it; does not make it the best.
+    pub fn verdict(&mut self, candidate: &[u8]) -> Verdict {
+        if let Some(known) = self.begin(SERIAL_TICKET, candidate) {
+            return Verdict::from_bool(known);
+        }
+        loop {
+            match self.next_done() {
+                Some((SERIAL_TICKET, v)) => return Verdict::from_bool(v),
+                Some(other) => self.ready.push_back(other),
+                None => return Verdict::NotInteresting,
+            }
+        }
+    }
+
+    /// Makes `candidate` the best result, on disk at once.
+    pub fn accept(&mut self, candidate: &[u8]) {
+        if candidate.len() >= self.best.len() {
+            return;
+        }
+        self.best = candidate.to_vec();
+        if let Err(e) = self.sink.write(&self.best) {
+            self.error = Some(e);
+            self.stop = Some(Stop::Error);
+        }
+        self.progress.improved(self.best.len(), &self.stats);
+    }
+
+    /// The verdict, and an interesting candidate becomes the best at once (serial algorithms).
+    pub fn test(&mut self, candidate: &[u8]) -> Verdict {
+        let verdict = self.verdict(candidate);
+        if verdict == Verdict::Interesting {
+            self.accept(candidate);
+        }
+        verdict
     }
 
     fn report_verbose(&self, o: &Outcome) {
@@ -174,6 +266,38 @@ impl Tester {
     }
 }
 
+/// The parallel half of a unit-level adapter: tickets map straight to the tester's.
+macro_rules! parallel_oracle_methods {
+    () => {
+        fn width(&self) -> usize {
+            self.tester.width()
+        }
+
+        fn start(&mut self, ticket: u64, candidate: &[Unit]) -> Option<Verdict> {
+            self.prepare(candidate)
+                .or_else(|| self.tester.begin(ticket, &self.buf).map(Verdict::from_bool))
+        }
+
+        fn finish_one(&mut self) -> Option<(u64, Verdict)> {
+            self.tester
+                .next_done()
+                .map(|(t, v)| (t, Verdict::from_bool(v)))
+        }
+
+        fn cancel(&mut self, _tickets: &[u64]) {
+            self.tester.cancel_all();
+        }
+
+        fn stop_requested(&self) -> bool {
+            self.tester.stopped()
+        }
+
+        fn on_pass(&mut self, phase: &str) {
+            self.tester.progress.set_phase(phase);
+        }
+    };
+}
+
 /// Lines or chars: render the configuration by concatenation.
 pub struct SegmentsOracle<'a> {
     pub segments: &'a Segments,
@@ -191,19 +315,26 @@ impl<'a> SegmentsOracle<'a> {
     }
 }
 
+impl SegmentsOracle<'_> {
+    /// Renders the candidate into `buf`; no verdict is known from the text alone.
+    fn prepare(&mut self, candidate: &[Unit]) -> Option<Verdict> {
+        self.segments.render_into(candidate, &mut self.buf);
+        None
+    }
+}
+
 impl Oracle for SegmentsOracle<'_> {
     fn test(&mut self, candidate: &[Unit]) -> Verdict {
+        self.prepare(candidate);
+        self.tester.verdict(&self.buf)
+    }
+
+    fn commit(&mut self, _ticket: u64, candidate: &[Unit]) {
         self.segments.render_into(candidate, &mut self.buf);
-        self.tester.test(&self.buf)
+        self.tester.accept(&self.buf);
     }
 
-    fn stop_requested(&self) -> bool {
-        self.tester.stopped()
-    }
-
-    fn on_pass(&mut self, phase: &str) {
-        self.tester.progress.set_phase(phase);
-    }
+    parallel_oracle_methods!();
 }
 
 /// Tree tokens: render, reparse (unless disabled) and skip candidates that parse worse than the
@@ -238,30 +369,34 @@ impl<'a> TreeOracle<'a> {
         let tree = parse_tree(parser, &self.buf).ok()?;
         Some(count_errors(&tree).0)
     }
+
+    /// Renders the candidate into `buf` and skips it (a known "no") if it parses worse than the
+    /// current best.
+    fn prepare(&mut self, candidate: &[Unit]) -> Option<Verdict> {
+        self.tokens.render_into(candidate, &mut self.buf);
+        if self.parse_errors().is_some_and(|e| e > self.best_errors) {
+            self.tester.stats.pruned += 1;
+            return Some(Verdict::NotInteresting);
+        }
+        None
+    }
 }
 
 impl Oracle for TreeOracle<'_> {
     fn test(&mut self, candidate: &[Unit]) -> Verdict {
-        self.tokens.render_into(candidate, &mut self.buf);
-        let errors = self.parse_errors();
-        if errors.is_some_and(|e| e > self.best_errors) {
-            self.tester.stats.pruned += 1;
-            return Verdict::NotInteresting;
+        match self.prepare(candidate) {
+            Some(known) => known,
+            None => self.tester.verdict(&self.buf),
         }
-        let verdict = self.tester.test(&self.buf);
-        if verdict == Verdict::Interesting
-            && let Some(e) = errors
-        {
+    }
+
+    fn commit(&mut self, _ticket: u64, candidate: &[Unit]) {
+        self.tokens.render_into(candidate, &mut self.buf);
+        if let Some(e) = self.parse_errors() {
             self.best_errors = e;
         }
-        verdict
+        self.tester.accept(&self.buf);
     }
 
-    fn stop_requested(&self) -> bool {
-        self.tester.stopped()
-    }
-
-    fn on_pass(&mut self, phase: &str) {
-        self.tester.progress.set_phase(phase);
-    }
+    parallel_oracle_methods!();
 }

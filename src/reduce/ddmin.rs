@@ -162,8 +162,10 @@ pub struct Sweep {
     size: usize,
     /// Element offset where the next pass starts.
     offset: usize,
-    /// (size, offset) of the last candidate proposed.
-    last: std::rc::Rc<std::cell::Cell<(usize, usize)>>,
+    /// (size, offset) of each candidate proposed this pass, in order.
+    pulled: std::rc::Rc<std::cell::RefCell<Vec<(usize, usize)>>>,
+    /// The index of the committed candidate, if the loop said which.
+    won: Option<usize>,
 }
 
 impl Sweep {
@@ -177,13 +179,15 @@ impl Policy for Sweep {
         if self.size == 0 {
             self.size = config.len().max(1);
         }
-        let (first, start, last) = (self.size, self.offset, self.last.clone());
+        self.pulled.borrow_mut().clear();
+        self.won = None;
+        let (first, start, pulled) = (self.size, self.offset, self.pulled.clone());
         let sizes = std::iter::successors(Some(first), |&s| (s > 1).then(|| s.div_ceil(2)));
         Box::new(sizes.flat_map(move |size| {
-            let last = last.clone();
+            let pulled = pulled.clone();
             let from = if size == first { start } else { 0 };
             (from..config.len()).step_by(size).map(move |off| {
-                last.set((size, off));
+                pulled.borrow_mut().push((size, off));
                 config[off..(off + size).min(config.len())].to_vec()
             })
         }))
@@ -192,7 +196,9 @@ impl Policy for Sweep {
     fn on_reduced(&mut self, reduced: Option<&[Unit]>) -> bool {
         if reduced.is_some() {
             // the elements after the deleted chunk moved into its place: go on from there
-            (self.size, self.offset) = self.last.get();
+            let pulled = self.pulled.borrow();
+            let won = self.won.unwrap_or(pulled.len().saturating_sub(1));
+            (self.size, self.offset) = pulled.get(won).copied().unwrap_or((self.size, 0));
             return true;
         }
         // this pass ended with a size-1 sweep; it covered every element iff it started at 0
@@ -203,6 +209,10 @@ impl Policy for Sweep {
 
     fn phase(&self) -> String {
         format!("sweep chunk {}", self.size)
+    }
+
+    fn accepted(&mut self, index: usize) {
+        self.won = Some(index);
     }
 }
 

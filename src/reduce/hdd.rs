@@ -14,6 +14,8 @@ pub struct Hdd<'t, F, P> {
     /// This level's present deletable nodes, a field so the returned iterator can borrow it.
     level_nodes: Vec<NodeId>,
     any_node: bool,
+    /// For each delta proposed this pass, the index of the inner minimizer's candidate.
+    pulled: std::rc::Rc<std::cell::RefCell<Vec<usize>>>,
 }
 
 impl<'t, F, P> Hdd<'t, F, P>
@@ -29,6 +31,7 @@ where
             minimizer: None,
             level_nodes: Vec::new(),
             any_node: false,
+            pulled: Default::default(),
         }
     }
 
@@ -71,11 +74,18 @@ where
         let view = View::new(self.arena, config);
         self.level_nodes = self.alive_level_nodes(&view);
         let minimizer = self.minimizer.as_mut().expect("built above");
+        self.pulled.borrow_mut().clear();
+        let pulled = self.pulled.clone();
         Box::new(
             minimizer
                 .propose(&self.level_nodes)
-                .map(move |drop| view.deletion_delta(config, &drop))
-                .filter(|delta| !delta.is_empty()),
+                .enumerate()
+                .map(move |(j, drop)| (j, view.deletion_delta(config, &drop)))
+                .filter(|(_, delta)| !delta.is_empty())
+                .map(move |(j, delta)| {
+                    pulled.borrow_mut().push(j);
+                    delta
+                }),
         )
     }
 
@@ -92,6 +102,13 @@ where
 
     fn phase(&self) -> String {
         format!("hdd level {}/{}", self.level, self.arena.max_depth())
+    }
+
+    fn accepted(&mut self, index: usize) {
+        let inner_index = self.pulled.borrow().get(index).copied();
+        if let (Some(j), Some(inner)) = (inner_index, self.minimizer.as_mut()) {
+            inner.accepted(j);
+        }
     }
 }
 

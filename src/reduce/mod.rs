@@ -45,6 +45,29 @@ pub trait Oracle {
 
     /// Told what the policy is doing at the start of each pass (for progress displays).
     fn on_pass(&mut self, _phase: &str) {}
+
+    /// How many candidates may be tested at once. Above 1 the loop speculates: it starts the
+    /// next candidates of the pass together and commits the first success *in proposal order*,
+    /// so the result does not depend on the width.
+    fn width(&self) -> usize {
+        1
+    }
+
+    /// Starts testing `candidate` under `ticket`; `Some` when the verdict is known at once.
+    fn start(&mut self, _ticket: u64, candidate: &[Unit]) -> Option<Verdict> {
+        Some(self.test(candidate))
+    }
+
+    /// Waits for one started test to finish: its ticket and verdict (`None`: nothing running).
+    fn finish_one(&mut self) -> Option<(u64, Verdict)> {
+        None
+    }
+
+    /// These tickets' verdicts are no longer needed: stop their tests.
+    fn cancel(&mut self, _tickets: &[u64]) {}
+
+    /// The candidate of `ticket` is committed: it is the new current configuration.
+    fn commit(&mut self, _ticket: u64, _candidate: &[Unit]) {}
 }
 
 /// Wraps a closure as an [`Oracle`]; used by the tests and the spec's vectors.
@@ -78,6 +101,11 @@ pub trait Policy {
     fn phase(&self) -> String {
         String::new()
     }
+
+    /// Before `on_reduced(Some(..))`: the committed candidate was the `index`-th (from 0) this
+    /// pass proposed. Candidates proposed after it were not (all) tested. Policies that learn
+    /// from which candidate won use this instead of "the last one pulled".
+    fn accepted(&mut self, _index: usize) {}
 }
 
 /// `config - delta` for sorted slices (delta a subset of config), in one merge.
@@ -105,25 +133,129 @@ pub fn subtract(config: &[Unit], delta: &[Unit]) -> Vec<Unit> {
 pub fn reduce(units: Vec<Unit>, oracle: &mut dyn Oracle, policy: &mut dyn Policy) -> Vec<Unit> {
     let mut config = units;
     loop {
-        let mut reduced = None;
         oracle.on_pass(&policy.phase());
-        for delta in policy.propose(&config) {
-            assert!(!delta.is_empty(), "a policy proposed an empty delta");
-            if oracle.stop_requested() {
-                break;
-            }
-            let candidate = subtract(&config, &delta);
-            if oracle.test(&candidate) == Verdict::Interesting {
-                reduced = Some(candidate);
-                break;
-            }
+        let reduced = if oracle.width() > 1 {
+            parallel_pass(&config, oracle, policy)
+        } else {
+            serial_pass(&config, oracle, policy)
+        };
+        if let Some((index, _)) = &reduced {
+            policy.accepted(*index);
         }
-        let keep_going = policy.on_reduced(reduced.as_deref());
-        if let Some(candidate) = reduced {
+        let keep_going = policy.on_reduced(reduced.as_ref().map(|(_, c)| c.as_slice()));
+        if let Some((_, candidate)) = reduced {
             config = candidate;
         }
         if !keep_going || oracle.stop_requested() {
             return config;
+        }
+    }
+}
+
+/// One pass, one candidate at a time: the first interesting candidate and its index.
+fn serial_pass(
+    config: &[Unit],
+    oracle: &mut dyn Oracle,
+    policy: &mut dyn Policy,
+) -> Option<(usize, Vec<Unit>)> {
+    for (index, delta) in policy.propose(config).enumerate() {
+        assert!(!delta.is_empty(), "a policy proposed an empty delta");
+        if oracle.stop_requested() {
+            return None;
+        }
+        let candidate = subtract(config, &delta);
+        if oracle.test(&candidate) == Verdict::Interesting {
+            oracle.commit(index as u64, &candidate);
+            return Some((index, candidate));
+        }
+    }
+    None
+}
+
+/// At most this many proposed candidates wait in the window (most have known verdicts).
+const MAX_WINDOW: usize = 256;
+
+struct Slot {
+    ticket: u64,
+    candidate: Vec<Unit>,
+    verdict: Option<Verdict>,
+}
+
+/// One pass with up to `oracle.width()` tests in flight. Candidates are proposed in order into
+/// a window; the front is committed once its verdict is known and interesting, or dropped once
+/// known and not; later runs are cancelled when an earlier candidate wins.
+fn parallel_pass(
+    config: &[Unit],
+    oracle: &mut dyn Oracle,
+    policy: &mut dyn Policy,
+) -> Option<(usize, Vec<Unit>)> {
+    let width = oracle.width();
+    let mut deltas = policy.propose(config).fuse();
+    let mut window: std::collections::VecDeque<Slot> = Default::default();
+    let (mut next_ticket, mut front_index, mut running) = (0u64, 0usize, 0usize);
+    let mut success_seen = false;
+    loop {
+        while let Some(front) = window.front() {
+            match front.verdict {
+                Some(Verdict::NotInteresting) => {
+                    window.pop_front();
+                    front_index += 1;
+                }
+                Some(Verdict::Interesting) => {
+                    let won = window.pop_front().expect("front exists");
+                    let rest: Vec<u64> = window
+                        .iter()
+                        .filter(|s| s.verdict.is_none())
+                        .map(|s| s.ticket)
+                        .collect();
+                    oracle.cancel(&rest);
+                    oracle.commit(won.ticket, &won.candidate);
+                    return Some((front_index, won.candidate));
+                }
+                None => break,
+            }
+        }
+        if oracle.stop_requested() {
+            let rest: Vec<u64> = window
+                .iter()
+                .filter(|s| s.verdict.is_none())
+                .map(|s| s.ticket)
+                .collect();
+            oracle.cancel(&rest);
+            return None;
+        }
+        // fill: keep every worker busy, but never pull past a known success
+        while running < width && window.len() < MAX_WINDOW && !success_seen {
+            let Some(delta) = deltas.next() else { break };
+            assert!(!delta.is_empty(), "a policy proposed an empty delta");
+            let candidate = subtract(config, &delta);
+            let ticket = next_ticket;
+            next_ticket += 1;
+            let verdict = oracle.start(ticket, &candidate);
+            running += verdict.is_none() as usize;
+            success_seen |= verdict == Some(Verdict::Interesting);
+            window.push_back(Slot {
+                ticket,
+                candidate,
+                verdict,
+            });
+            if verdict.is_some() && window.len() == 1 {
+                break; // the front is decided: handle it before pulling more
+            }
+        }
+        if window.front().is_some_and(|s| s.verdict.is_some()) {
+            continue;
+        }
+        if window.is_empty() {
+            return None; // the policy has nothing more
+        }
+        let Some((ticket, verdict)) = oracle.finish_one() else {
+            return None; // nothing running yet nothing decided: the oracle gave up
+        };
+        running -= 1;
+        if let Some(slot) = window.iter_mut().find(|s| s.ticket == ticket) {
+            slot.verdict = Some(verdict);
+            success_seen |= verdict == Verdict::Interesting;
         }
     }
 }

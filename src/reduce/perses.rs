@@ -32,13 +32,19 @@ pub struct PersesOptions {
 /// Replacements `(n, d)` rejected on this arena, shared with the pass iterator.
 type FailedSet = Rc<RefCell<HashSet<(NodeId, NodeId)>>>;
 
-/// What the current pass has yielded so far, so `on_reduced` can learn which replacements failed.
+/// One candidate the current pass proposed.
+#[derive(Clone, Copy, Debug)]
+enum Proposed {
+    Replacement(NodeId, NodeId),
+    /// The inner minimizer's candidate with this index (this pass).
+    Deletion(usize),
+}
+
+/// What the current pass has proposed so far, in order, and which candidate won.
 #[derive(Default)]
 struct PassLog {
-    replacements: Vec<(NodeId, NodeId)>,
-    last_was_replacement: bool,
-    /// Did the pass pull any of the inner minimizer's candidates?
-    deletions_pulled: bool,
+    proposed: Vec<Proposed>,
+    won: Option<usize>,
 }
 
 pub struct Perses<'t, F, P> {
@@ -143,13 +149,13 @@ where
         let deletion_view = view.clone();
         let deletions = minimizer
             .propose(&self.active_elems)
-            .map(move |drop| {
-                let mut log = log.borrow_mut();
-                log.last_was_replacement = false;
-                log.deletions_pulled = true;
-                deletion_view.deletion_delta(config, &drop)
-            })
-            .filter(|d| !d.is_empty());
+            .enumerate()
+            .map(move |(j, drop)| (j, deletion_view.deletion_delta(config, &drop)))
+            .filter(|(_, d)| !d.is_empty())
+            .map(move |(j, d)| {
+                log.borrow_mut().proposed.push(Proposed::Deletion(j));
+                d
+            });
         let in_order = self.options.lists_in_size_order;
         Box::new(Replacements {
             view,
@@ -170,22 +176,25 @@ where
     }
 
     fn on_reduced(&mut self, reduced: Option<&[Unit]>) -> bool {
-        self.learn_failed_replacements(reduced.is_some());
+        let log = std::mem::take(&mut *self.log.borrow_mut());
+        // everything proposed before the winner (or everything, on failure) was rejected
+        let winner = reduced.map(|_| log.won.unwrap_or(log.proposed.len().saturating_sub(1)));
+        let rejected =
+            &log.proposed[..winner.unwrap_or(log.proposed.len()).min(log.proposed.len())];
+        self.learn_failed_replacements(rejected);
         let Some(a) = self.active else {
             return reduced.is_some(); // a replacements-only pass
         };
-        let (pulled, by_replacement) = {
-            let log = self.log.borrow();
-            (log.deletions_pulled, log.last_was_replacement)
-        };
+        let inner_failed = rejected.iter().any(|p| matches!(p, Proposed::Deletion(_)));
         let inner = self.minimizer.as_mut().expect("propose ran first");
         // the inner minimizer hears only the outcome of its own candidates
-        let keep = match reduced {
-            Some(c) if !by_replacement => {
+        let keep = match (reduced, winner.and_then(|w| log.proposed.get(w))) {
+            (Some(c), Some(&Proposed::Deletion(j))) => {
+                inner.accepted(j);
                 let elems = View::new(self.arena, c).elems_of(a);
                 inner.on_reduced(Some(&elems))
             }
-            Some(_) if !pulled => true,
+            (Some(_), _) if !inner_failed => true,
             _ => inner.on_reduced(None),
         };
         if reduced.is_some() && !self.options.keep_done_on_success {
@@ -195,6 +204,10 @@ where
             self.done.insert(a);
         }
         true
+    }
+
+    fn accepted(&mut self, index: usize) {
+        self.log.borrow_mut().won = Some(index);
     }
 
     fn phase(&self) -> String {
@@ -210,17 +223,17 @@ where
 }
 
 impl<F, P> Perses<'_, F, P> {
-    /// Every replacement yielded this pass failed, except the last one if it was the success.
-    fn learn_failed_replacements(&mut self, success: bool) {
+    /// Remembers the rejected replacements (when the option is on).
+    fn learn_failed_replacements(&mut self, rejected: &[Proposed]) {
         if !self.options.skip_failed_replacements {
             return;
         }
-        let log = self.log.borrow();
-        let mut tried = log.replacements.as_slice();
-        if success && log.last_was_replacement {
-            tried = &tried[..tried.len().saturating_sub(1)];
+        let mut failed = self.failed.borrow_mut();
+        for p in rejected {
+            if let Proposed::Replacement(n, d) = *p {
+                failed.insert((n, d));
+            }
         }
-        self.failed.borrow_mut().extend(tried.iter().copied());
     }
 }
 
@@ -317,9 +330,10 @@ impl Replacements<'_, '_> {
             if outer.len() == inner.len() {
                 continue;
             }
-            let mut log = self.log.borrow_mut();
-            log.replacements.push((n, d));
-            log.last_was_replacement = true;
+            self.log
+                .borrow_mut()
+                .proposed
+                .push(Proposed::Replacement(n, d));
             return Some(super::subtract(outer, inner));
         }
         None

@@ -1,0 +1,157 @@
+//! N script oracles on N threads, each in its own temp directory, for speculative parallel tests.
+//! The main thread submits candidates by ticket and collects outcomes as they finish; a run whose
+//! verdict is no longer needed is cancelled (its process group killed).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+
+use crate::oracle::{Outcome, ScriptConfig, ScriptOracle};
+
+pub type Ticket = u64;
+
+struct Job {
+    ticket: Ticket,
+    candidate: Vec<u8>,
+    timeout: Duration,
+}
+
+struct Worker {
+    jobs: Option<Sender<Job>>,
+    cancel: Arc<AtomicBool>,
+    /// The ticket it is running.
+    busy: Option<Ticket>,
+    handle: Option<JoinHandle<()>>,
+}
+
+type Done = (usize, Ticket, Result<Outcome>);
+
+pub struct Pool {
+    workers: Vec<Worker>,
+    done: Receiver<Done>,
+    timeout: Duration,
+}
+
+impl Pool {
+    /// Starts `n` workers, each with its own private directory.
+    pub fn new(n: usize, cfg: &ScriptConfig) -> Result<Pool> {
+        let (done_tx, done) = channel();
+        let workers = (0..n.max(1))
+            .map(|i| spawn_worker(i, cfg.clone(), done_tx.clone()))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Pool {
+            workers,
+            done,
+            timeout: cfg.timeout,
+        })
+    }
+
+    pub fn width(&self) -> usize {
+        self.workers.len()
+    }
+
+    pub fn set_timeout(&mut self, timeout: Duration) {
+        self.timeout = timeout;
+    }
+
+    pub fn idle(&self) -> usize {
+        self.workers.iter().filter(|w| w.busy.is_none()).count()
+    }
+
+    pub fn running(&self) -> usize {
+        self.workers.len() - self.idle()
+    }
+
+    /// Starts a run on an idle worker; false if every worker is busy.
+    pub fn submit(&mut self, ticket: Ticket, candidate: Vec<u8>) -> bool {
+        let Some(w) = self.workers.iter_mut().find(|w| w.busy.is_none()) else {
+            return false;
+        };
+        let job = Job {
+            ticket,
+            candidate,
+            timeout: self.timeout,
+        };
+        let sent = w.jobs.as_ref().is_some_and(|tx| tx.send(job).is_ok());
+        if sent {
+            w.busy = Some(ticket);
+        }
+        sent
+    }
+
+    /// Blocks until some run finishes. `None` when nothing is running.
+    pub fn next(&mut self) -> Option<(Ticket, Result<Outcome>)> {
+        if self.running() == 0 {
+            return None;
+        }
+        let (worker, ticket, outcome) = self.done.recv().ok()?;
+        let w = &mut self.workers[worker];
+        w.busy = None;
+        w.cancel.store(false, Ordering::Relaxed);
+        Some((ticket, outcome))
+    }
+
+    /// Kills the run of `ticket` if it is still going; its (cancelled) outcome still arrives.
+    pub fn cancel(&mut self, ticket: Ticket) {
+        if let Some(w) = self.workers.iter().find(|w| w.busy == Some(ticket)) {
+            w.cancel.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Cancels every run and waits for all of them to end.
+    pub fn drain(&mut self) {
+        self.drain_into(|_, _| {});
+    }
+
+    /// Cancels every run, waits for all of them to end, and hands each outcome to `seen`.
+    pub fn drain_into(&mut self, mut seen: impl FnMut(Ticket, Result<Outcome>)) {
+        for w in &self.workers {
+            if w.busy.is_some() {
+                w.cancel.store(true, Ordering::Relaxed);
+            }
+        }
+        while let Some((ticket, outcome)) = self.next() {
+            seen(ticket, outcome);
+        }
+    }
+}
+
+impl Drop for Pool {
+    fn drop(&mut self) {
+        self.drain();
+        for w in &mut self.workers {
+            w.jobs = None; // closes the channel: the worker's loop ends
+            if let Some(h) = w.handle.take() {
+                let _ = h.join();
+            }
+        }
+    }
+}
+
+fn spawn_worker(index: usize, cfg: ScriptConfig, done: Sender<Done>) -> Result<Worker> {
+    let mut oracle = ScriptOracle::new(cfg)?;
+    let cancel = oracle.cancel_flag();
+    let (jobs, rx) = channel::<Job>();
+    let handle = std::thread::Builder::new()
+        .name(format!("reduce-test-{index}"))
+        .spawn(move || {
+            for job in rx {
+                oracle.set_timeout(job.timeout);
+                let outcome = oracle.run(&job.candidate);
+                if done.send((index, job.ticket, outcome)).is_err() {
+                    break;
+                }
+            }
+        })
+        .context("cannot start a test worker thread")?;
+    Ok(Worker {
+        jobs: Some(jobs),
+        cancel,
+        busy: None,
+        handle: Some(handle),
+    })
+}
