@@ -84,7 +84,7 @@ impl Pool {
     }
 
     /// Blocks until some run finishes. `None` when nothing is running.
-    pub fn next(&mut self) -> Option<(Ticket, Result<Outcome>)> {
+    pub fn next_done(&mut self) -> Option<(Ticket, Result<Outcome>)> {
         if self.running() == 0 {
             return None;
         }
@@ -114,7 +114,7 @@ impl Pool {
                 w.cancel.store(true, Ordering::Relaxed);
             }
         }
-        while let Some((ticket, outcome)) = self.next() {
+        while let Some((ticket, outcome)) = self.next_done() {
             seen(ticket, outcome);
         }
     }

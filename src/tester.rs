@@ -100,7 +100,7 @@ impl Tester {
     pub fn run_script(&mut self, candidate: &[u8]) -> Result<Outcome> {
         self.pool.submit(SERIAL_TICKET, candidate.to_vec());
         loop {
-            let (ticket, outcome) = self.pool.next().context("the test pool lost a run")?;
+            let (ticket, outcome) = self.pool.next_done().context("the test pool lost a run")?;
             let outcome = outcome?;
             self.count(&outcome);
             if ticket == SERIAL_TICKET {
@@ -163,7 +163,7 @@ impl Tester {
         if let Some(done) = self.ready.pop_front() {
             return Some(done);
         }
-        let (ticket, outcome) = self.pool.next()?;
+        let (ticket, outcome) = self.pool.next_done()?;
         let key = self.in_flight.remove(&ticket);
         let interesting = match outcome {
             Ok(o) => {
