@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use reduce::reduce::ddmin::{Ddmin, Sweep};
 use reduce::reduce::hdd::Hdd;
-use reduce::reduce::perses::{Perses, PersesOptions};
+use reduce::reduce::perses::{ClearDone, Perses, PersesOptions};
 use reduce::reduce::{Oracle, Policy, Unit, Verdict, reduce};
 use reduce::tree::grammar::Grammar;
 use reduce::tree::render::{Segments, Tokens};
@@ -168,7 +168,7 @@ fn main() {
 fn real_options() -> PersesOptions {
     PersesOptions {
         skip_failed_replacements: true,
-        keep_done_on_success: false,
+        clear_done: ClearDone::OnDeletion,
         lists_in_size_order: true,
     }
 }

@@ -15,7 +15,7 @@ use crate::progress::{Progress, percent_removed};
 use crate::reduce::bytes::{Completion, Settings, Workspace, reduce_bytes};
 use crate::reduce::ddmin::{Ddmin, Sweep};
 use crate::reduce::hdd::Hdd;
-use crate::reduce::perses::{Perses, PersesOptions};
+use crate::reduce::perses::{ClearDone, Perses, PersesOptions};
 use crate::reduce::{Unit, reduce};
 use crate::sink::Sink;
 use crate::stats::{Record, count_lines};
@@ -224,12 +224,37 @@ impl Session {
                 self.not_interesting_message(&outcome),
             ));
         }
+        self.check_determinism(outcome.elapsed)?;
         self.tester.remember(&self.original.clone(), true);
         let timeout = self
             .cfg
             .timeout
             .unwrap_or_else(|| default_timeout(outcome.elapsed));
         self.tester.set_timeout(timeout);
+        Ok(())
+    }
+
+    /// A flaky test makes every verdict suspect: run the original again (3 times with
+    /// `--check-determinism`, once by default when a run is cheap) and warn if it flips.
+    fn check_determinism(&mut self, first: Duration) -> Result<()> {
+        let runs = if self.cfg.check_determinism {
+            3
+        } else if first < CHEAP_TEST {
+            1
+        } else {
+            0
+        };
+        let original = self.original.clone();
+        let mut flips = 0;
+        for _ in 0..runs {
+            flips += !self.tester.run_script(&original)?.interesting as u32;
+        }
+        if flips > 0 {
+            self.tester.progress.println(&format!(
+                "reduce: warning: the test is flaky: the original was not interesting in {flips} of {} runs; results may not reproduce (make the test deterministic, or raise --timeout if it is slow)",
+                runs + 1
+            ));
+        }
         Ok(())
     }
 
@@ -329,7 +354,7 @@ impl Session {
                 _ => {
                     let options = PersesOptions {
                         skip_failed_replacements: true,
-                        keep_done_on_success: false,
+                        clear_done: ClearDone::OnDeletion,
                         lists_in_size_order: true,
                     };
                     let mut perses = Perses::new(&parsed.arena, Sweep::new).options(options);
@@ -472,6 +497,9 @@ pub fn summary(r: &Record) -> String {
     }
     out
 }
+
+/// Below this, the original's test is run a second time to catch flaky tests.
+const CHEAP_TEST: Duration = Duration::from_millis(500);
 
 fn default_timeout(original: Duration) -> Duration {
     (original * cli::DEFAULT_TIMEOUT_FACTOR)

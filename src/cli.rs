@@ -92,6 +92,11 @@ pub struct Args {
     #[arg(short, long, value_name = "N", help_heading = "Oracle options")]
     pub jobs: Option<usize>,
 
+    /// Run the test on the original 3 more times and warn if it ever flips (by default it is
+    /// re-run once when a run takes under half a second)
+    #[arg(long, help_heading = "Oracle options")]
+    pub check_determinism: bool,
+
     /// Where candidates are written and tests run [default: $TMPDIR]
     #[arg(long, value_name = "DIR", help_heading = "Oracle options")]
     pub temp_dir: Option<PathBuf>,
@@ -183,6 +188,7 @@ pub struct Config {
     pub quiet: bool,
     pub verbose: bool,
     pub dump_tree: bool,
+    pub check_determinism: bool,
 }
 
 impl Args {
@@ -233,6 +239,7 @@ impl Args {
             quiet: self.quiet,
             verbose: self.verbose,
             dump_tree: self.dump_tree,
+            check_determinism: self.check_determinism,
         })
     }
 }

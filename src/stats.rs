@@ -16,6 +16,8 @@ pub struct Stats {
     pub cache_hits: u64,
     /// Tree candidates skipped because they parse worse than the current best.
     pub pruned: u64,
+    /// The prefilter turned itself off (parsing cost more than testing) in some round.
+    pub prefilter_off: bool,
     /// Total seconds spent in test runs.
     pub test_seconds: f64,
 }

@@ -345,6 +345,9 @@ pub struct TreeOracle<'a> {
     prefilter: Option<&'a mut Parser>,
     /// ERROR + MISSING nodes of the current best.
     best_errors: usize,
+    /// Time spent parsing candidates, and how many.
+    parse_seconds: f64,
+    parses: u64,
     buf: Vec<u8>,
 }
 
@@ -360,14 +363,41 @@ impl<'a> TreeOracle<'a> {
             tester,
             prefilter,
             best_errors,
+            parse_seconds: 0.0,
+            parses: 0,
             buf: Vec::new(),
         }
     }
 
     fn parse_errors(&mut self) -> Option<usize> {
+        self.check_prefilter_pays();
         let parser = self.prefilter.as_mut()?;
+        let start = std::time::Instant::now();
         let tree = parse_tree(parser, &self.buf).ok()?;
-        Some(count_errors(&tree).0)
+        let errors = count_errors(&tree).0;
+        self.parse_seconds += start.elapsed().as_secs_f64();
+        self.parses += 1;
+        Some(errors)
+    }
+
+    /// The prefilter exists to save test runs. When parsing a candidate costs more than running
+    /// the test on it (a huge file, a grep-fast test), it turns itself off, and says so once.
+    fn check_prefilter_pays(&mut self) {
+        let stats = &self.tester.stats;
+        if self.prefilter.is_none() || self.parses < 8 || stats.tests < 8 {
+            return;
+        }
+        let parse = self.parse_seconds / self.parses as f64;
+        let test = stats.test_seconds / stats.tests as f64;
+        if parse > test {
+            self.prefilter = None;
+            self.tester.stats.prefilter_off = true;
+            self.tester.progress.println(&format!(
+                "reduce: parsing a candidate ({:.0} ms) costs more than testing it ({:.0} ms): the parse prefilter is off for this round",
+                parse * 1e3,
+                test * 1e3
+            ));
+        }
     }
 
     /// Renders the candidate into `buf` and skips it (a known "no") if it parses worse than the

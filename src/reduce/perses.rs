@@ -13,6 +13,21 @@ use std::rc::Rc;
 use super::{Deltas, Policy, Unit};
 use crate::tree::{Arena, Class, NodeId, View};
 
+/// When Perses forgets which lists are done.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ClearDone {
+    /// On every success (the specification).
+    #[default]
+    OnSuccess,
+    /// Only when a list deletion succeeds: deleting code is what frees other deletions (a
+    /// declaration whose last use went). A replacement success keeps the marks, so a large list
+    /// whose sweep just failed is not swept again after every small replacement elsewhere.
+    /// Sound under the round driver: a round that changes nothing re-checks every list.
+    OnDeletion,
+    /// Never within a round.
+    Never,
+}
+
 /// Knobs beyond the specification; the defaults are the spec's behavior.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PersesOptions {
@@ -20,9 +35,8 @@ pub struct PersesOptions {
     /// driver that rebuilds the arena until a round makes no progress still ends at a fixpoint:
     /// the last round tries every pair on the final program.
     pub skip_failed_replacements: bool,
-    /// Keep the `done` marks after a success instead of clearing them (the spec clears them).
-    /// Sound under the same round driver: a round that changes nothing re-checks every list.
-    pub keep_done_on_success: bool,
+    /// When the `done` marks are cleared. The spec clears them on every success.
+    pub clear_done: ClearDone,
     /// Propose the active list's deletions at the list's own place in the largest-first order
     /// (as Perses' priority queue does) instead of after every replacement of the pass. On real
     /// files this deletes whole dead functions before trying to hollow each one out.
@@ -197,7 +211,16 @@ where
             (Some(_), _) if !inner_failed => true,
             _ => inner.on_reduced(None),
         };
-        if reduced.is_some() && !self.options.keep_done_on_success {
+        let by_deletion = matches!(
+            winner.and_then(|w| log.proposed.get(w)),
+            Some(Proposed::Deletion(_))
+        );
+        let clear = match self.options.clear_done {
+            ClearDone::OnSuccess => true,
+            ClearDone::OnDeletion => by_deletion,
+            ClearDone::Never => false,
+        };
+        if reduced.is_some() && clear {
             self.done.clear();
         }
         if !keep {

@@ -671,7 +671,6 @@ fn sigint_during_a_run_exits_130_keeps_an_interesting_result_and_cleans_the_temp
 }
 
 #[test]
-#[ignore = "bug: SIGINT while the original is being checked exits 3 (not interesting), not 130"]
 fn sigint_while_the_original_is_checked_exits_130_and_changes_nothing() {
     let env = TestEnv::new();
     let original = lines_with(5, 2, "keep");
@@ -782,7 +781,6 @@ fn bad_numeric_flags_are_usage_errors() {
 }
 
 #[test]
-#[ignore = "bug: -o onto an existing directory exits 1 (internal), not 6 (I/O), with a doubled message"]
 fn dash_o_onto_an_existing_directory_is_an_io_error() {
     let env = TestEnv::new();
     let original = lines_with(5, 2, "needle");

@@ -6,7 +6,7 @@ use proptest::prelude::*;
 use reduce::reduce::bytes::{Completion, Settings, Workspace, reduce_bytes};
 use reduce::reduce::ddmin::{Ddmin, Sweep};
 use reduce::reduce::hdd::Hdd;
-use reduce::reduce::perses::{Perses, PersesOptions};
+use reduce::reduce::perses::{ClearDone, Perses, PersesOptions};
 use reduce::reduce::{FnOracle, Policy, Unit, Verdict, reduce};
 use reduce::tree::grammar::Grammar;
 use reduce::tree::ts;
@@ -125,7 +125,7 @@ proptest! {
         let all: Vec<Unit> = (0..parsed.tokens.len() as Unit).collect();
         let mut oracle = FnOracle(ok);
         let arena = &parsed.arena;
-        let options = PersesOptions { skip_failed_replacements: true, keep_done_on_success: false, lists_in_size_order: true };
+        let options = PersesOptions { skip_failed_replacements: true, clear_done: ClearDone::OnDeletion, lists_in_size_order: true };
         let result = match which {
             0 => reduce(all.clone(), &mut oracle, &mut Hdd::new(arena, Sweep::new)),
             1 => reduce(all.clone(), &mut oracle, &mut Perses::new(arena, || Ddmin)),

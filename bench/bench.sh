@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Measures reducers side by side on cases laid out as CASE/{input.c | prepare.sh, test.sh}.
+#
+#   bench/bench.sh [-c CAP_SECONDS] [-t TOOLS] [CASES_DIR | CASE_DIR]...
+#
+# Builds the release binary, then for every case runs each tool that is installed, one run at a
+# time: `reduce` (perses, default -j), `reduce-j1` (perses -j1, which must give byte-identical
+# output), and creduce, cvise, treereduce-c when found. Each run gets a fresh copy of input.c and
+# a wrapped test that counts calls. Rows go to bench/results.tsv; the table to bench/RESULTS.md.
+# Defaults: CAP 300 s, cases bench/cases. Needs python3 (token counts) and GNU timeout.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+cap=300
+tools="reduce reduce-j1 creduce cvise treereduce-c"
+while getopts "c:t:" opt; do
+  case $opt in c) cap=$OPTARG ;; t) tools=$OPTARG ;; *) exit 2 ;; esac
+done
+shift $((OPTIND - 1))
+[ $# -gt 0 ] || set -- "$here/cases"
+
+(cd "$root" && cargo build --release --quiet) || { echo "build failed" >&2; exit 1; }
+reduce_bin="$root/target/release/reduce"
+work=$(mktemp -d "${TMPDIR:-/tmp}/reduce-bench.XXXXXX")
+tsv="$here/results.tsv"
+printf 'tool\tcase\texit\twall_s\ttests\torig_bytes\tfinal_bytes\torig_tokens\tfinal_tokens\tpasses\tsha\n' > "$tsv"
+
+case_dirs() {
+  for arg in "$@"; do
+    if [ -f "$arg/test.sh" ]; then echo "$arg"; else
+      for d in "$arg"/*/; do [ -f "$d/test.sh" ] && echo "${d%/}"; done
+    fi
+  done
+}
+
+installed() {
+  case $1 in
+    reduce|reduce-j1) return 0 ;;
+    treereduce-c) command -v treereduce-c >/dev/null || [ -x "$HOME/.cargo/bin/treereduce-c" ] ;;
+    *) command -v "$1" >/dev/null ;;
+  esac
+}
+
+run_one() { # tool casedir
+  local tool=$1 casedir=$2 name w out rc start end
+  name=$(basename "$casedir")
+  w=$(mktemp -d "$work/$tool.$name.XXXX")
+  mkdir -p "$w/red" "$w/tmp"
+  cp "$casedir/input.c" "$w/red/input.c"
+  : > "$w/calls"
+  printf '#!/bin/sh\necho . >> "%s"\nexec "%s" "$@"\n' "$w/calls" "$casedir/test.sh" > "$w/test.sh"
+  chmod +x "$w/test.sh"
+  out="$w/red/input.c"
+  start=$(date +%s.%N)
+  (
+    cd "$w/red" || exit 1
+    export TMPDIR="$w/tmp"
+    case $tool in
+      reduce) timeout -k 10 "$cap" "$reduce_bin" -q --algo perses --test "$w/test.sh" input.c ;;
+      reduce-j1) timeout -k 10 "$cap" "$reduce_bin" -q -j1 --algo perses --test "$w/test.sh" input.c ;;
+      creduce) timeout -k 10 "$cap" creduce --n 2 "$w/test.sh" input.c ;;
+      cvise) timeout -k 10 "$cap" cvise --n 2 "$w/test.sh" input.c ;;
+      treereduce-c)
+        tr=$(command -v treereduce-c || echo "$HOME/.cargo/bin/treereduce-c")
+        timeout -k 10 "$cap" "$tr" -s input.c -o "$w/red/out.c" --temp-dir "$w/tmp" -- "$w/test.sh" @@ ;;
+    esac
+  ) > "$w/log" 2>&1 < /dev/null
+  rc=$?
+  end=$(date +%s.%N)
+  [ "$tool" = treereduce-c ] && out="$w/red/out.c"
+  local wall tests ob fb ot ft passes sha
+  wall=$(python3 -c "print('%.1f' % ($end - $start))")
+  tests=$(wc -l < "$w/calls")
+  ob=$(wc -c < "$casedir/input.c"); ot=$(python3 "$here/ctokens.py" "$casedir/input.c")
+  if [ -f "$out" ]; then
+    fb=$(wc -c < "$out"); ft=$(python3 "$here/ctokens.py" "$out"); sha=$(sha256sum < "$out" | cut -c1-12)
+    mkdir -p "$w/check" && cp "$out" "$w/check/input.c"
+    if (cd "$w/check" && timeout 120 "$casedir/test.sh" input.c >/dev/null 2>&1); then passes=yes; else passes=no; fi
+  else
+    fb=NA; ft=NA; passes=missing; sha=-
+  fi
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$tool" "$name" "$rc" "$wall" "$tests" "$ob" "$fb" "$ot" "$ft" "$passes" "$sha" | tee -a "$tsv"
+}
+
+for casedir in $(case_dirs "$@"); do
+  local_case=$casedir
+  if [ ! -f "$casedir/input.c" ]; then
+    # a read-only case folder (e.g. ../shared/bench/cases): prepare a private copy
+    local_case="$work/cases/$(basename "$casedir")"
+    mkdir -p "$work/cases" && cp -r "$casedir" "$local_case" && chmod -R u+w "$local_case"
+    [ -d "$casedir/../_lib" ] && cp -r "$casedir/../_lib" "$work/cases/" 2>/dev/null
+    "$local_case/prepare.sh" >&2 || { echo "$casedir: prepare.sh failed" >&2; continue; }
+  fi
+  for tool in $tools; do
+    installed "$tool" && run_one "$tool" "$local_case"
+  done
+done
+python3 "$here/table.py" "$tsv" > "$here/RESULTS.md"
+echo "wrote $here/RESULTS.md (work files in $work)" >&2

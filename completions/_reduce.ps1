@@ -1,0 +1,58 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'reduce' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'reduce'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'reduce' {
+            [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'The interestingness test: exit 0 = interesting')
+            [CompletionResult]::new('--test', '--test', [CompletionResultType]::ParameterName, 'The interestingness test: exit 0 = interesting')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds before a test run is killed and counted as not interesting [default: 10x the original''s test time, between 1 and 300]')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Run this many tests at once (the result does not depend on it) [default: number of cores]')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Run this many tests at once (the result does not depend on it) [default: number of cores]')
+            [CompletionResult]::new('--temp-dir', '--temp-dir', [CompletionResultType]::ParameterName, 'Where candidates are written and tests run [default: $TMPDIR]')
+            [CompletionResult]::new('-a', '-a', [CompletionResultType]::ParameterName, 'Reduction algorithm [default: perses for files a grammar covers, ddmin otherwise]')
+            [CompletionResult]::new('--algo', '--algo', [CompletionResultType]::ParameterName, 'Reduction algorithm [default: perses for files a grammar covers, ddmin otherwise]')
+            [CompletionResult]::new('--unit', '--unit', [CompletionResultType]::ParameterName, 'What ddmin deletes')
+            [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'Parse the input as this language, whatever its extension')
+            [CompletionResult]::new('--max-attempts', '--max-attempts', [CompletionResultType]::ParameterName, 'Stop after this many test runs (the best result so far is kept)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the result here instead of in place (''-'' = stdout)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the result here instead of in place (''-'' = stdout)')
+            [CompletionResult]::new('--stats-json', '--stats-json', [CompletionResultType]::ParameterName, 'Write a JSON record of the run here')
+            [CompletionResult]::new('--generate-completions', '--generate-completions', [CompletionResultType]::ParameterName, 'Print shell completions and exit')
+            [CompletionResult]::new('--check-determinism', '--check-determinism', [CompletionResultType]::ParameterName, 'Run the test on the original 3 more times and warn if it ever flips (by default it is re-run once when a run takes under half a second)')
+            [CompletionResult]::new('--no-prefilter', '--no-prefilter', [CompletionResultType]::ParameterName, 'Hand the test candidates that parse worse than the current best (tree algorithms)')
+            [CompletionResult]::new('--no-cache', '--no-cache', [CompletionResultType]::ParameterName, 'Run the test again on byte-identical candidates')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Overwrite an existing, different INPUT.orig')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show the test''s output and exit status for the first runs and for every timeout')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Show the test''s output and exit status for the first runs and for every timeout')
+            [CompletionResult]::new('--dump-tree', '--dump-tree', [CompletionResultType]::ParameterName, 'Print the reduction tree of INPUT and exit (for debugging)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

@@ -1,0 +1,52 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[reduce] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'reduce'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'reduce'= {
+            cand -t 'The interestingness test: exit 0 = interesting'
+            cand --test 'The interestingness test: exit 0 = interesting'
+            cand --timeout 'Seconds before a test run is killed and counted as not interesting [default: 10x the original''s test time, between 1 and 300]'
+            cand -j 'Run this many tests at once (the result does not depend on it) [default: number of cores]'
+            cand --jobs 'Run this many tests at once (the result does not depend on it) [default: number of cores]'
+            cand --temp-dir 'Where candidates are written and tests run [default: $TMPDIR]'
+            cand -a 'Reduction algorithm [default: perses for files a grammar covers, ddmin otherwise]'
+            cand --algo 'Reduction algorithm [default: perses for files a grammar covers, ddmin otherwise]'
+            cand --unit 'What ddmin deletes'
+            cand --lang 'Parse the input as this language, whatever its extension'
+            cand --max-attempts 'Stop after this many test runs (the best result so far is kept)'
+            cand -o 'Write the result here instead of in place (''-'' = stdout)'
+            cand --output 'Write the result here instead of in place (''-'' = stdout)'
+            cand --stats-json 'Write a JSON record of the run here'
+            cand --generate-completions 'Print shell completions and exit'
+            cand --check-determinism 'Run the test on the original 3 more times and warn if it ever flips (by default it is re-run once when a run takes under half a second)'
+            cand --no-prefilter 'Hand the test candidates that parse worse than the current best (tree algorithms)'
+            cand --no-cache 'Run the test again on byte-identical candidates'
+            cand --force 'Overwrite an existing, different INPUT.orig'
+            cand -q 'Print nothing but errors'
+            cand --quiet 'Print nothing but errors'
+            cand -v 'Show the test''s output and exit status for the first runs and for every timeout'
+            cand --verbose 'Show the test''s output and exit status for the first runs and for every timeout'
+            cand --dump-tree 'Print the reduction tree of INPUT and exit (for debugging)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+    ]
+    $completions[$command]
+}

@@ -1,0 +1,28 @@
+complete -c reduce -s t -l test -d 'The interestingness test: exit 0 = interesting' -r -F
+complete -c reduce -l timeout -d 'Seconds before a test run is killed and counted as not interesting [default: 10x the original\'s test time, between 1 and 300]' -r
+complete -c reduce -s j -l jobs -d 'Run this many tests at once (the result does not depend on it) [default: number of cores]' -r
+complete -c reduce -l temp-dir -d 'Where candidates are written and tests run [default: $TMPDIR]' -r -F
+complete -c reduce -s a -l algo -d 'Reduction algorithm [default: perses for files a grammar covers, ddmin otherwise]' -r -f -a "ddmin\t'Delta debugging over lines (or chars with --unit char)'
+bytes\t'Chunk deletion over raw bytes, certified one-minimal'
+hdd\t'Hierarchical delta debugging over the parse tree'
+perses\t'Syntax-guided reduction: node replacement plus list deletion'"
+complete -c reduce -l unit -d 'What ddmin deletes' -r -f -a "line\t''
+char\t''"
+complete -c reduce -l lang -d 'Parse the input as this language, whatever its extension' -r -f -a "c\t''"
+complete -c reduce -l max-attempts -d 'Stop after this many test runs (the best result so far is kept)' -r
+complete -c reduce -s o -l output -d 'Write the result here instead of in place (\'-\' = stdout)' -r -F
+complete -c reduce -l stats-json -d 'Write a JSON record of the run here' -r -F
+complete -c reduce -l generate-completions -d 'Print shell completions and exit' -r -f -a "bash\t''
+elvish\t''
+fish\t''
+powershell\t''
+zsh\t''"
+complete -c reduce -l check-determinism -d 'Run the test on the original 3 more times and warn if it ever flips (by default it is re-run once when a run takes under half a second)'
+complete -c reduce -l no-prefilter -d 'Hand the test candidates that parse worse than the current best (tree algorithms)'
+complete -c reduce -l no-cache -d 'Run the test again on byte-identical candidates'
+complete -c reduce -l force -d 'Overwrite an existing, different INPUT.orig'
+complete -c reduce -s q -l quiet -d 'Print nothing but errors'
+complete -c reduce -s v -l verbose -d 'Show the test\'s output and exit status for the first runs and for every timeout'
+complete -c reduce -l dump-tree -d 'Print the reduction tree of INPUT and exit (for debugging)'
+complete -c reduce -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c reduce -s V -l version -d 'Print version'
