@@ -23,10 +23,11 @@ shift $((OPTIND - 1))
 reduce_bin="$root/target/release/reduce"
 work=$(mktemp -d "${TMPDIR:-/tmp}/reduce-bench.XXXXXX")
 tsv="$here/results.tsv"
-printf 'tool\tcase\texit\twall_s\ttests\torig_bytes\tfinal_bytes\torig_tokens\tfinal_tokens\tpasses\tsha\n' > "$tsv"
+[ "${APPEND:-0}" = 1 ] || printf 'tool\tcase\texit\twall_s\ttests\torig_bytes\tfinal_bytes\torig_tokens\tfinal_tokens\tpasses\tsha\n' > "$tsv"
 
-case_dirs() {
+case_dirs() { # absolute paths: the tests run from temp directories
   for arg in "$@"; do
+    arg=$(cd "$arg" && pwd) || continue
     if [ -f "$arg/test.sh" ]; then echo "$arg"; else
       for d in "$arg"/*/; do [ -f "$d/test.sh" ] && echo "${d%/}"; done
     fi

@@ -2,6 +2,7 @@
 
 mod cli;
 mod completions;
+mod crash;
 mod golden;
 mod props;
 mod util;
