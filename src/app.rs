@@ -16,7 +16,7 @@ use crate::reduce::bytes::{Completion, Settings, Workspace, reduce_bytes};
 use crate::reduce::ddmin::{Ddmin, Sweep};
 use crate::reduce::hdd::Hdd;
 use crate::reduce::perses::{ClearDone, Perses, PersesOptions};
-use crate::reduce::{Unit, reduce};
+use crate::reduce::{Only, Unit, reduce};
 use crate::sink::Sink;
 use crate::stats::{Record, count_lines};
 use crate::tester::{SegmentsOracle, Stop, Tester, TreeOracle};
@@ -345,12 +345,16 @@ impl Session {
             let prefilter = self.cfg.prefilter.then_some(&mut filter_parser);
             let mut oracle =
                 TreeOracle::new(&parsed.tokens, &mut self.tester, prefilter, parsed.errors);
+            // comments first, all at once if the test allows (it usually does): one test can
+            // spare thousands of one-comment passes later
+            let comments = comment_tokens(grammar, &parsed.arena);
+            let units = if comments.is_empty() {
+                units
+            } else {
+                reduce(units, &mut oracle, &mut Only::new(comments, Sweep::new()))
+            };
             let result = match self.algo {
-                Algo::Hdd => reduce(
-                    units.clone(),
-                    &mut oracle,
-                    &mut Hdd::new(&parsed.arena, Sweep::new),
-                ),
+                Algo::Hdd => reduce(units, &mut oracle, &mut Hdd::new(&parsed.arena, Sweep::new)),
                 _ => {
                     let options = PersesOptions {
                         skip_failed_replacements: true,
@@ -358,10 +362,11 @@ impl Session {
                         lists_in_size_order: true,
                     };
                     let mut perses = Perses::new(&parsed.arena, Sweep::new).options(options);
-                    reduce(units.clone(), &mut oracle, &mut perses)
+                    reduce(units, &mut oracle, &mut perses)
                 }
             };
-            if result.len() == units.len() || self.tester.stopped() {
+            let shrunk = oracle.shrunk();
+            if self.tester.stopped() || (result.len() == parsed.tokens.len() && !shrunk) {
                 break;
             }
         }
@@ -459,6 +464,17 @@ impl Session {
         }
         Ok(())
     }
+}
+
+/// The comment tokens of a tree, sorted.
+fn comment_tokens(grammar: &Grammar, arena: &crate::tree::Arena) -> Vec<Unit> {
+    let comment = grammar.language.id_for_node_kind("comment", true);
+    if comment == 0 {
+        return Vec::new();
+    }
+    (0..arena.token_count() as Unit)
+        .filter(|&t| arena.node(arena.tok_leaf[t as usize]).kind == comment)
+        .collect()
 }
 
 /// The end-of-run summary, two or three lines.

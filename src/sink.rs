@@ -156,7 +156,9 @@ fn root_cause(e: &anyhow::Error) -> String {
     e.root_cause().to_string()
 }
 
-/// Temp file in the target's directory, fsync, rename over the target.
+/// Temp file in the target's directory, renamed over the target: a crash or SIGKILL at any
+/// moment leaves the old file or the new one. (No fsync: it would cost milliseconds on every
+/// improvement and only matters if the machine loses power.)
 pub fn write_atomically(target: &Path, bytes: &[u8], mode: Option<fs::Permissions>) -> Result<()> {
     let dir = match target.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
@@ -167,7 +169,6 @@ pub fn write_atomically(target: &Path, bytes: &[u8], mode: Option<fs::Permission
         .tempfile_in(dir)
         .with_context(|| format!("cannot create a temp file in {}", dir.display()))?;
     tmp.write_all(bytes)
-        .and_then(|_| tmp.as_file().sync_all())
         .with_context(|| format!("cannot write {}", tmp.path().display()))?;
     if let Some(mode) = mode {
         let _ = fs::set_permissions(tmp.path(), mode);

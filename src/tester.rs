@@ -288,10 +288,6 @@ macro_rules! parallel_oracle_methods {
             self.tester.cancel_all();
         }
 
-        fn stop_requested(&self) -> bool {
-            self.tester.stopped()
-        }
-
         fn on_pass(&mut self, phase: &str) {
             self.tester.progress.set_phase(phase);
         }
@@ -334,6 +330,10 @@ impl Oracle for SegmentsOracle<'_> {
         self.tester.accept(&self.buf);
     }
 
+    fn stop_requested(&self) -> bool {
+        self.tester.stopped()
+    }
+
     parallel_oracle_methods!();
 }
 
@@ -348,10 +348,21 @@ pub struct TreeOracle<'a> {
     /// Time spent parsing candidates, and how many.
     parse_seconds: f64,
     parses: u64,
+    /// Tokens at the start of the round, and whether the program has since halved.
+    round_tokens: usize,
+    shrunk: bool,
     buf: Vec<u8>,
 }
 
+/// Inputs smaller than this (in tokens) never end a round early to re-parse.
+const REPARSE_MIN_TOKENS: usize = 20_000;
+
 impl<'a> TreeOracle<'a> {
+    /// Did the program halve since the round started (so the round should end and re-parse)?
+    pub fn shrunk(&self) -> bool {
+        self.shrunk
+    }
+
     pub fn new(
         tokens: &'a Tokens,
         tester: &'a mut Tester,
@@ -365,6 +376,8 @@ impl<'a> TreeOracle<'a> {
             best_errors,
             parse_seconds: 0.0,
             parses: 0,
+            round_tokens: tokens.len(),
+            shrunk: false,
             buf: Vec::new(),
         }
     }
@@ -426,6 +439,14 @@ impl Oracle for TreeOracle<'_> {
             self.best_errors = e;
         }
         self.tester.accept(&self.buf);
+        // on a large input, a program half the size deserves a fresh, half-size tree: every
+        // later pass then costs half as much
+        self.shrunk |=
+            self.round_tokens >= REPARSE_MIN_TOKENS && candidate.len() * 2 < self.round_tokens;
+    }
+
+    fn stop_requested(&self) -> bool {
+        self.tester.stopped() || self.shrunk
     }
 
     parallel_oracle_methods!();

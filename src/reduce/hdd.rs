@@ -42,7 +42,7 @@ where
     }
 
     /// The level's present candidates, sorted by id.
-    fn alive_level_nodes(&self, view: &View) -> Vec<NodeId> {
+    fn alive_level_nodes(&self, config: &[Unit]) -> Vec<NodeId> {
         let arena = self.arena;
         let Some(nodes) = arena.by_depth.get(self.level as usize) else {
             return Vec::new();
@@ -56,7 +56,7 @@ where
                 } else {
                     arena.deletable(n)
                 };
-                ok && view.present(n)
+                ok && arena.present_in(n, config)
             })
             .collect()
     }
@@ -72,7 +72,7 @@ where
             self.minimizer = Some((self.new_minimizer)());
         }
         let view = View::new(self.arena, config);
-        self.level_nodes = self.alive_level_nodes(&view);
+        self.level_nodes = self.alive_level_nodes(config);
         let minimizer = self.minimizer.as_mut().expect("built above");
         self.pulled.borrow_mut().clear();
         let pulled = self.pulled.clone();
@@ -90,7 +90,7 @@ where
     }
 
     fn on_reduced(&mut self, reduced: Option<&[Unit]>) -> bool {
-        let nodes = reduced.map(|c| self.alive_level_nodes(&View::new(self.arena, c)));
+        let nodes = reduced.map(|c| self.alive_level_nodes(c));
         let inner = self.minimizer.as_mut().expect("propose ran first");
         if inner.on_reduced(nodes.as_deref()) {
             return true;

@@ -260,9 +260,69 @@ fn parallel_pass(
     }
 }
 
+/// Restricts an inner policy to a subset of the units (say, the comment tokens): it sees and
+/// deletes only those, whatever else the configuration holds.
+pub struct Only<P> {
+    units: Vec<Unit>,
+    inner: P,
+    view: Vec<Unit>,
+}
+
+impl<P: Policy> Only<P> {
+    /// `units` must be sorted.
+    pub fn new(units: Vec<Unit>, inner: P) -> Self {
+        Only {
+            units,
+            inner,
+            view: Vec::new(),
+        }
+    }
+
+    fn restrict(&self, config: &[Unit]) -> Vec<Unit> {
+        config
+            .iter()
+            .copied()
+            .filter(|u| self.units.binary_search(u).is_ok())
+            .collect()
+    }
+}
+
+impl<P: Policy> Policy for Only<P> {
+    fn propose<'a>(&'a mut self, config: &'a [Unit]) -> Deltas<'a> {
+        self.view = self.restrict(config);
+        self.inner.propose(&self.view)
+    }
+
+    fn on_reduced(&mut self, reduced: Option<&[Unit]>) -> bool {
+        let view = reduced.map(|c| self.restrict(c));
+        self.inner.on_reduced(view.as_deref())
+    }
+
+    fn phase(&self) -> String {
+        self.inner.phase()
+    }
+
+    fn accepted(&mut self, index: usize) {
+        self.inner.accepted(index);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_deletes_within_its_subset() {
+        let odd: Vec<Unit> = (0..20).filter(|u| u % 2 == 1).collect();
+        let mut oracle = FnOracle(|c: &[Unit]| c.contains(&7));
+        let result = reduce(
+            (0..20).collect(),
+            &mut oracle,
+            &mut Only::new(odd, ddmin::Sweep::new()),
+        );
+        let expected: Vec<Unit> = (0..20).filter(|u| u % 2 == 0 || *u == 7).collect();
+        assert_eq!(result, expected);
+    }
 
     #[test]
     fn subtract_removes_exactly_the_delta() {

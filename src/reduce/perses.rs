@@ -110,19 +110,20 @@ where
     }
 
     /// Keep the active list while it is live and not done; otherwise pick the largest live list
-    /// not done (`nodes` is sorted largest first).
-    fn pick_active(&mut self, nodes: &[NodeId]) {
+    /// not done (ties by id). One scan over `nodes`, the live internal nodes.
+    fn pick_active(&mut self, nodes: &LargestFirst, view: &View) {
         if let Some(a) = self.active
             && !self.done.contains(&a)
-            && nodes.contains(&a)
+            && view.live(a)
         {
             return;
         }
         let arena = self.arena;
         let active = nodes
-            .iter()
-            .copied()
-            .find(|&id| arena.node(id).class.is_listlike() && !self.done.contains(&id));
+            .keys()
+            .filter(|&(_, id)| arena.node(id).class.is_listlike() && !self.done.contains(&id))
+            .max_by_key(|&(size, id)| (size, std::cmp::Reverse(id)))
+            .map(|(_, id)| id);
         if active != self.active {
             self.active = active;
             self.minimizer = None;
@@ -130,14 +131,36 @@ where
     }
 }
 
-/// The live internal nodes, largest surviving size first, ties by id.
-fn live_internal_largest_first(view: &View) -> Vec<NodeId> {
-    let arena = view.arena;
-    let mut nodes: Vec<NodeId> = (0..arena.nodes.len() as NodeId)
-        .filter(|&id| !arena.node(id).class.is_leaf() && view.live(id))
-        .collect();
-    nodes.sort_by_key(|&id| (std::cmp::Reverse(view.size(id)), id));
-    nodes
+/// The live internal nodes, popped largest surviving size first (ties by id). A heap: building
+/// it is O(n) and a pass that succeeds early pops only a few, where a sort would cost
+/// O(n log n) on every pass.
+struct LargestFirst {
+    heap: std::collections::BinaryHeap<(u32, std::cmp::Reverse<NodeId>)>,
+}
+
+impl LargestFirst {
+    fn new(view: &View) -> Self {
+        let arena = view.arena;
+        let keys: Vec<(u32, std::cmp::Reverse<NodeId>)> = (0..arena.nodes.len() as NodeId)
+            .filter(|&id| !arena.node(id).class.is_leaf() && view.live(id))
+            .map(|id| (view.size(id), std::cmp::Reverse(id)))
+            .collect();
+        LargestFirst { heap: keys.into() }
+    }
+
+    fn keys(&self) -> impl Iterator<Item = (u32, NodeId)> + '_ {
+        self.heap
+            .iter()
+            .map(|&(size, std::cmp::Reverse(id))| (size, id))
+    }
+
+    fn peek(&self) -> Option<NodeId> {
+        self.heap.peek().map(|&(_, std::cmp::Reverse(id))| id)
+    }
+
+    fn pop(&mut self) -> Option<NodeId> {
+        self.heap.pop().map(|(_, std::cmp::Reverse(id))| id)
+    }
 }
 
 impl<F, P> Policy for Perses<'_, F, P>
@@ -147,12 +170,12 @@ where
 {
     fn propose<'a>(&'a mut self, config: &'a [Unit]) -> Deltas<'a> {
         let view = Rc::new(View::new(self.arena, config));
-        let nodes = live_internal_largest_first(&view);
+        let nodes = LargestFirst::new(&view);
         self.lists_total = nodes
-            .iter()
-            .filter(|&&n| self.arena.node(n).class.is_listlike())
+            .keys()
+            .filter(|&(_, n)| self.arena.node(n).class.is_listlike())
             .count();
-        self.pick_active(&nodes);
+        self.pick_active(&nodes, &view);
         *self.log.borrow_mut() = PassLog::default();
         self.active_elems = self.active.map(|a| view.elems_of(a)).unwrap_or_default();
         if self.minimizer.is_none() {
@@ -175,7 +198,6 @@ where
             view,
             config,
             nodes,
-            next_node: 0,
             queue: Vec::new(),
             current: 0,
             failed: self
@@ -205,7 +227,7 @@ where
         let keep = match (reduced, winner.and_then(|w| log.proposed.get(w))) {
             (Some(c), Some(&Proposed::Deletion(j))) => {
                 inner.accepted(j);
-                let elems = View::new(self.arena, c).elems_of(a);
+                let elems = self.arena.elems_in(a, c);
                 inner.on_reduced(Some(&elems))
             }
             (Some(_), _) if !inner_failed => true,
@@ -264,8 +286,7 @@ impl<F, P> Perses<'_, F, P> {
 struct Replacements<'a, 't> {
     view: Rc<View<'t>>,
     config: &'a [Unit],
-    nodes: Vec<NodeId>,
-    next_node: usize,
+    nodes: LargestFirst,
     /// The compatible descendants of `current`, smallest last (popped first).
     queue: Vec<NodeId>,
     current: NodeId,
@@ -282,7 +303,7 @@ impl Replacements<'_, '_> {
     /// or when the walk reached the active list (then `draining` is set).
     fn refill(&mut self) -> bool {
         while self.queue.is_empty() {
-            let Some(&n) = self.nodes.get(self.next_node) else {
+            let Some(n) = self.nodes.peek() else {
                 return false;
             };
             if Some(n) == self.deletions_at {
@@ -290,7 +311,7 @@ impl Replacements<'_, '_> {
                 self.draining = true;
                 return false;
             }
-            self.next_node += 1;
+            self.nodes.pop();
             self.current = n;
             self.queue = self.candidates_for(n);
         }

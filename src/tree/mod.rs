@@ -132,6 +132,25 @@ impl Arena {
             .all(|(i, w)| w & !b.get(i).copied().unwrap_or(0) == 0)
     }
 
+    /// Does any token under `id` survive in `config` (sorted)? Binary search: no view needed.
+    pub fn present_in(&self, id: NodeId, config: &[Unit]) -> bool {
+        let (lo, hi) = self.node(id).toks;
+        let i = config.partition_point(|&u| u < lo);
+        config.get(i).is_some_and(|&u| u < hi)
+    }
+
+    /// The present, non-separator children of a list-like node, by id, without a [`View`].
+    pub fn elems_in(&self, list: NodeId, config: &[Unit]) -> Vec<NodeId> {
+        let mut elems: Vec<NodeId> = self
+            .children(list)
+            .iter()
+            .copied()
+            .filter(|&c| self.node(c).class != Class::Sep && self.present_in(c, config))
+            .collect();
+        elems.sort_unstable();
+        elems
+    }
+
     /// HDD's rule: a node may be deleted only as an element of a List/Opt/Error node.
     pub fn deletable(&self, id: NodeId) -> bool {
         self.node(id).class != Class::Sep
