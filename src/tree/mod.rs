@@ -396,7 +396,7 @@ impl<'t> View<'t> {
 }
 
 /// Liveness of every node: bottom-up for tokens and regular nodes (all fixed children live),
-/// then top-down for list-like nodes (live iff the parent is).
+/// then top-down for list-like nodes (live iff the parent is, or if they are the root).
 fn compute_live(arena: &Arena, kept: &[bool]) -> Vec<bool> {
     let mut live = vec![false; arena.nodes.len()];
     for &id in arena.preorder.iter().rev() {
@@ -414,7 +414,8 @@ fn compute_live(arena: &Arena, kept: &[bool]) -> Vec<bool> {
     for &id in &arena.preorder {
         let n = arena.node(id);
         if n.class.is_listlike() {
-            live[id as usize] = n.parent != NONE && live[n.parent as usize];
+            // a list-like root (an input whose whole parse is an ERROR) fills its place
+            live[id as usize] = n.parent == NONE || live[n.parent as usize];
         }
     }
     live

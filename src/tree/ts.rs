@@ -476,6 +476,19 @@ mod tests {
     }
 
     #[test]
+    fn a_root_that_is_an_error_region_is_live_and_its_items_deletable() {
+        // found by reducing the first 2000 bytes of sqlite3.c (whose whole parse is an ERROR
+        // region) with "the root is ERROR" as the test: tree-sitter-c gives up on this line
+        let p = parsed("****************\n");
+        let root = p.arena.root;
+        assert_eq!(p.arena.node(root).class, Class::Error);
+        let all: Vec<u32> = (0..p.tokens.len() as u32).collect();
+        let view = super::super::View::new(&p.arena, &all);
+        assert!(view.live(root));
+        assert!(view.elems_of(root).len() >= 2);
+    }
+
+    #[test]
     fn parse_errors_are_counted() {
         let p = parsed("int main() { int x = ; }\n");
         assert!(p.errors > 0);
