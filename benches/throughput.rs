@@ -170,6 +170,7 @@ fn real_options() -> PersesOptions {
         skip_failed_replacements: true,
         clear_done: ClearDone::OnDeletion,
         lists_in_size_order: true,
+        opt_deletions_in_walk: true,
     }
 }
 

@@ -360,6 +360,7 @@ impl Session {
                         skip_failed_replacements: true,
                         clear_done: ClearDone::OnDeletion,
                         lists_in_size_order: true,
+                        opt_deletions_in_walk: true,
                     };
                     let mut perses = Perses::new(&parsed.arena, Sweep::new).options(options);
                     reduce(units, &mut oracle, &mut perses)

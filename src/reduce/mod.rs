@@ -132,13 +132,15 @@ pub fn subtract(config: &[Unit], delta: &[Unit]) -> Vec<Unit> {
 /// whenever `units` was. It stops early, with that configuration, when the oracle asks to.
 pub fn reduce(units: Vec<Unit>, oracle: &mut dyn Oracle, policy: &mut dyn Policy) -> Vec<Unit> {
     let mut config = units;
+    let mut odds = SuccessRate::default();
     loop {
         oracle.on_pass(&policy.phase());
-        let reduced = if oracle.width() > 1 {
+        let reduced = if oracle.width() > 1 && odds.worth_speculating() {
             parallel_pass(&config, oracle, policy)
         } else {
             serial_pass(&config, oracle, policy)
         };
+        odds.record(reduced.as_ref().map_or(usize::MAX, |(i, _)| *i));
         if let Some((index, _)) = &reduced {
             policy.accepted(*index);
         }
@@ -149,6 +151,35 @@ pub fn reduce(units: Vec<Unit>, oracle: &mut dyn Oracle, policy: &mut dyn Policy
         if !keep_going || oracle.stop_requested() {
             return config;
         }
+    }
+}
+
+/// How often the candidates of recent passes were interesting. With two workers and success
+/// rate p, a speculative pass costs about 2/(2-p) times the test runs of a serial pass and takes
+/// 1/(2-p) of its time; above p = 1/3 the extra runs (20% and more) are not worth it, so the
+/// loop tests one candidate at a time until failures are common again. Results do not change:
+/// only when tests run does.
+#[derive(Default)]
+struct SuccessRate {
+    /// Exponentially weighted successes and candidates.
+    successes: f64,
+    candidates: f64,
+}
+
+impl SuccessRate {
+    /// `winner`: index of the committed candidate, or `usize::MAX` when the pass failed.
+    fn record(&mut self, winner: usize) {
+        const DECAY: f64 = 0.9;
+        let (s, c) = match winner {
+            usize::MAX => (0.0, 8.0), // a failed pass: many failures (count conservatively)
+            i => (1.0, (i + 1) as f64),
+        };
+        self.successes = self.successes * DECAY + s;
+        self.candidates = self.candidates * DECAY + c;
+    }
+
+    fn worth_speculating(&self) -> bool {
+        self.candidates < 4.0 || self.successes / self.candidates < 1.0 / 3.0
     }
 }
 

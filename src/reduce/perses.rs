@@ -41,6 +41,11 @@ pub struct PersesOptions {
     /// (as Perses' priority queue does) instead of after every replacement of the pass. On real
     /// files this deletes whole dead functions before trying to hollow each one out.
     pub lists_in_size_order: bool,
+    /// Propose deleting an optional element (`Opt`) as one candidate at its place in the walk
+    /// (remembered when it fails, like a replacement) instead of making every `Opt` an active
+    /// list in turn: an `Opt` is a list of at most one element, so that is the same candidate
+    /// without a pass per optional slot.
+    pub opt_deletions_in_walk: bool,
 }
 
 /// Replacements `(n, d)` rejected on this arena, shared with the pass iterator.
@@ -109,6 +114,15 @@ where
         &self.done
     }
 
+    fn may_activate(&self, id: NodeId) -> bool {
+        let class = self.arena.node(id).class;
+        let listlike = match self.options.opt_deletions_in_walk {
+            true => matches!(class, Class::List | Class::Error),
+            false => class.is_listlike(),
+        };
+        listlike && !self.done.contains(&id)
+    }
+
     /// Keep the active list while it is live and not done; otherwise pick the largest live list
     /// not done (ties by id). One scan over `nodes`, the live internal nodes.
     fn pick_active(&mut self, nodes: &LargestFirst, view: &View) {
@@ -118,10 +132,9 @@ where
         {
             return;
         }
-        let arena = self.arena;
         let active = nodes
             .keys()
-            .filter(|&(_, id)| arena.node(id).class.is_listlike() && !self.done.contains(&id))
+            .filter(|&(_, id)| self.may_activate(id))
             .max_by_key(|&(size, id)| (size, std::cmp::Reverse(id)))
             .map(|(_, id)| id);
         if active != self.active {
@@ -208,6 +221,7 @@ where
             deletions: Some(Box::new(deletions)),
             deletions_at: if in_order { self.active } else { None },
             draining: false,
+            opt_deletions: self.options.opt_deletions_in_walk,
         })
     }
 
@@ -296,6 +310,7 @@ struct Replacements<'a, 't> {
     deletions: Option<Deltas<'a>>,
     deletions_at: Option<NodeId>,
     draining: bool,
+    opt_deletions: bool,
 }
 
 impl Replacements<'_, '_> {
@@ -321,10 +336,22 @@ impl Replacements<'_, '_> {
     fn candidates_for(&self, n: NodeId) -> Vec<NodeId> {
         let view = &self.view;
         let arena = view.arena;
+        let failed = self.failed.as_ref().map(|f| f.borrow());
+        if self.opt_deletions && arena.node(n).class == Class::Opt {
+            // deleting the optional element: one candidate, remembered like a replacement
+            let elem = arena
+                .children(n)
+                .first()
+                .copied()
+                .filter(|&e| view.present(e));
+            return elem
+                .filter(|&e| !failed.as_ref().is_some_and(|f| f.contains(&(n, e))))
+                .into_iter()
+                .collect();
+        }
         if matches!(arena.node(n).class, Class::Opt | Class::Error) || arena.parent(n).is_none() {
             return Vec::new();
         }
-        let failed = self.failed.as_ref().map(|f| f.borrow());
         let mut ds = Vec::new();
         let mut stack: Vec<NodeId> = arena.children(n).to_vec();
         while let Some(d) = stack.pop() {
@@ -369,6 +396,13 @@ impl Replacements<'_, '_> {
         while self.refill() {
             let d = self.queue.pop().expect("refilled");
             let n = self.current;
+            if self.opt_deletions && self.view.arena.node(n).class == Class::Opt {
+                self.log
+                    .borrow_mut()
+                    .proposed
+                    .push(Proposed::Replacement(n, d));
+                return Some(self.view.deletion_delta(self.config, &[d]));
+            }
             let outer = self.view.leaves_under(n, self.config);
             let inner = self.view.leaves_under(d, self.config);
             if outer.len() == inner.len() {

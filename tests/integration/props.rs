@@ -125,7 +125,7 @@ proptest! {
         let all: Vec<Unit> = (0..parsed.tokens.len() as Unit).collect();
         let mut oracle = FnOracle(ok);
         let arena = &parsed.arena;
-        let options = PersesOptions { skip_failed_replacements: true, clear_done: ClearDone::OnDeletion, lists_in_size_order: true };
+        let options = PersesOptions { skip_failed_replacements: true, clear_done: ClearDone::OnDeletion, lists_in_size_order: true, opt_deletions_in_walk: true };
         let result = match which {
             0 => reduce(all.clone(), &mut oracle, &mut Hdd::new(arena, Sweep::new)),
             1 => reduce(all.clone(), &mut oracle, &mut Perses::new(arena, || Ddmin)),
