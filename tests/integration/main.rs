@@ -5,4 +5,5 @@ mod completions;
 mod crash;
 mod golden;
 mod props;
+mod speed;
 mod util;

@@ -193,3 +193,26 @@ fn the_tree_renderer_round_trips_every_fixture() {
     }
     assert!(seen >= 2);
 }
+
+proptest! {
+    // Long: `cargo test --release -- --ignored fuzz` (parse + render + Perses on arbitrary bytes).
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    #[ignore = "long fuzz run; cargo test --release -- --ignored"]
+    fn fuzz_parse_render_and_perses_on_arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+        let g = Grammar::c().unwrap();
+        let mut p = ts::new_parser(&g).unwrap();
+        let parsed = ts::build(&g, &mut p, &bytes).unwrap();
+        let all: Vec<Unit> = (0..parsed.tokens.len() as Unit).collect();
+        prop_assert_eq!(parsed.tokens.render(&all), bytes.clone());
+        // keep the first token: every algorithm must run to its end without panicking
+        let first = all.first().copied();
+        let mut oracle = FnOracle(|c: &[Unit]| first.is_none_or(|f| c.contains(&f)));
+        let options = PersesOptions { skip_failed_replacements: true, clear_done: ClearDone::OnDeletion, lists_in_size_order: true, opt_deletions_in_walk: true };
+        let result = reduce(all.clone(), &mut oracle, &mut Perses::new(&parsed.arena, Sweep::new).options(options));
+        prop_assert!(result.len() <= all.len());
+        let hdd = reduce(all.clone(), &mut oracle, &mut Hdd::new(&parsed.arena, Sweep::new));
+        prop_assert!(hdd.len() <= all.len());
+    }
+}

@@ -1,0 +1,98 @@
+//! -j determinism, and the counters of the verdict cache and the parse prefilter, on real runs.
+
+use std::path::Path;
+use std::process::Command;
+
+fn fixture(case: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(case)
+}
+
+/// Runs reduce on a copy of a fixture; returns the output and the stats record.
+fn run(case: &str, args: &[&str]) -> (Vec<u8>, serde_json::Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("input.c");
+    std::fs::copy(fixture(case).join("input.c"), &input).unwrap();
+    let out = dir.path().join("out.c");
+    let stats = dir.path().join("stats.json");
+    let status = Command::new(env!("CARGO_BIN_EXE_reduce"))
+        .arg("-q")
+        .args(args)
+        .arg("--test")
+        .arg(fixture(case).join("interesting.sh"))
+        .arg("-o")
+        .arg(&out)
+        .arg("--stats-json")
+        .arg(&stats)
+        .arg(&input)
+        .status()
+        .unwrap();
+    assert!(status.success(), "{args:?}: {status}");
+    let record = serde_json::from_slice(&std::fs::read(&stats).unwrap()).unwrap();
+    (std::fs::read(&out).unwrap(), record)
+}
+
+#[test]
+fn parallel_runs_give_byte_identical_results_to_serial_runs() {
+    for algo in ["perses", "hdd", "ddmin"] {
+        let case = if algo == "ddmin" {
+            "nested-if"
+        } else {
+            "inventory"
+        };
+        let (serial, _) = run(case, &["--algo", algo, "-j1"]);
+        let (parallel, p) = run(case, &["--algo", algo, "-j3"]);
+        assert_eq!(
+            String::from_utf8_lossy(&serial),
+            String::from_utf8_lossy(&parallel),
+            "--algo {algo}: -j3 differs from -j1"
+        );
+        assert!(p["tests"].as_u64().unwrap() > 0);
+    }
+}
+
+#[test]
+fn the_cache_and_the_prefilter_are_counted_and_change_nothing_but_cost() {
+    let (with, w) = run("inventory", &["--algo", "perses", "-j1"]);
+    let (without, wo) = run(
+        "inventory",
+        &["--algo", "perses", "-j1", "--no-cache", "--no-prefilter"],
+    );
+    assert!(w["pruned"].as_u64().unwrap() > 0, "{w}");
+    assert!(w["cache_hits"].as_u64().unwrap() > 0, "{w}");
+    assert_eq!(wo["pruned"].as_u64(), Some(0));
+    assert_eq!(wo["cache_hits"].as_u64(), Some(0));
+    // skipped candidates were not interesting, so the result is the same, for more test runs
+    assert_eq!(with, without);
+    assert!(wo["tests"].as_u64() > w["tests"].as_u64(), "{wo} vs {w}");
+}
+
+#[test]
+fn a_flaky_test_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.txt");
+    std::fs::write(&input, "a\nkeep\nb\n").unwrap();
+    let counter = dir.path().join("n");
+    let script = dir.path().join("t.sh");
+    // interesting on the 1st run, not on the 2nd (the re-check of the original), then always
+    let body = format!(
+        "#!/bin/sh\nn=$(cat '{c}' 2>/dev/null || echo 0); echo $((n+1)) > '{c}'\n[ \"$n\" = 1 ] && exit 1\ngrep -q keep \"$1\"\n",
+        c = counter.display()
+    );
+    std::fs::write(&script, body).unwrap();
+    Command::new("chmod")
+        .arg("+x")
+        .arg(&script)
+        .status()
+        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_reduce"))
+        .args(["--algo", "ddmin", "-o", "-", "--test"])
+        .arg(&script)
+        .arg(&input)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("flaky"), "{stderr}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "keep\n");
+}
