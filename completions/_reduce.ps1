@@ -44,6 +44,7 @@ Register-ArgumentCompleter -Native -CommandName 'reduce' -ScriptBlock {
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show the test''s output and exit status for the first runs and for every timeout')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Show the test''s output and exit status for the first runs and for every timeout')
+            [CompletionResult]::new('--generate-man', '--generate-man', [CompletionResultType]::ParameterName, 'Print the man page (roff) and exit')
             [CompletionResult]::new('--dump-tree', '--dump-tree', [CompletionResultType]::ParameterName, 'Print the reduction tree of INPUT and exit (for debugging)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')

@@ -41,6 +41,7 @@ set edit:completion:arg-completer[reduce] = {|@words|
             cand --quiet 'Print nothing but errors'
             cand -v 'Show the test''s output and exit status for the first runs and for every timeout'
             cand --verbose 'Show the test''s output and exit status for the first runs and for every timeout'
+            cand --generate-man 'Print the man page (roff) and exit'
             cand --dump-tree 'Print the reduction tree of INPUT and exit (for debugging)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'

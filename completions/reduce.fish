@@ -23,6 +23,7 @@ complete -c reduce -l no-cache -d 'Run the test again on byte-identical candidat
 complete -c reduce -l force -d 'Overwrite an existing, different INPUT.orig'
 complete -c reduce -s q -l quiet -d 'Print nothing but errors'
 complete -c reduce -s v -l verbose -d 'Show the test\'s output and exit status for the first runs and for every timeout'
+complete -c reduce -l generate-man -d 'Print the man page (roff) and exit'
 complete -c reduce -l dump-tree -d 'Print the reduction tree of INPUT and exit (for debugging)'
 complete -c reduce -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c reduce -s V -l version -d 'Print version'

@@ -29,6 +29,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
         print_completions(shell);
         return Ok(ExitCode::SUCCESS);
     }
+    if args.generate_man {
+        let mut page = Vec::new();
+        clap_mangen::Man::new(Args::command())
+            .render(&mut page)
+            .context("cannot render the man page")?;
+        use std::io::Write;
+        std::io::stdout()
+            .write_all(&page)
+            .context("cannot write the man page")?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let cfg = args.into_config()?;
     crate::signal::install().context("cannot install the SIGINT/SIGTERM handlers")?;
     let input = read_input(&cfg.input)?;

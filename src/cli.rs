@@ -70,7 +70,7 @@ Exit codes: 0 done, 2 usage, 3 original not interesting, 4 bad input, 5 bad test
 #[command(name = "reduce", version, about, after_help = EXAMPLES)]
 pub struct Args {
     /// The file to reduce (reduced in place unless -o is given; the original is kept as FILE.orig)
-    #[arg(value_name = "INPUT", required_unless_present = "generate_completions")]
+    #[arg(value_name = "INPUT", required_unless_present_any = ["generate_completions", "generate_man"])]
     pub input: Option<PathBuf>,
 
     /// The interestingness test: exit 0 = interesting
@@ -78,7 +78,7 @@ pub struct Args {
         short,
         long,
         value_name = "SCRIPT",
-        required_unless_present = "generate_completions",
+        required_unless_present_any = ["generate_completions", "generate_man"],
         help_heading = "Oracle options"
     )]
     pub test: Option<PathBuf>,
@@ -153,6 +153,10 @@ pub struct Args {
     /// Print shell completions and exit
     #[arg(long, value_name = "SHELL", hide = true)]
     pub generate_completions: Option<clap_complete::Shell>,
+
+    /// Print the man page (roff) and exit
+    #[arg(long, hide = true)]
+    pub generate_man: bool,
 
     /// Print the reduction tree of INPUT and exit (for debugging)
     #[arg(long, hide = true)]

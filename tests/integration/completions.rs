@@ -1,14 +1,12 @@
-//! The files in `completions/` are generated from the clap definition; this fails when they
-//! are out of date. Regenerate with:
-//!
-//!     for s in bash zsh fish powershell elvish; do
-//!         cargo run -q -- --generate-completions $s > completions/$(file name below)
-//!     done
+//! The files in `completions/` (shell completions and the man page `reduce.1`) are generated
+//! from the clap definition; this fails when they are out of date. Regenerate them with
+//! `REDUCE_BLESS=1 cargo test completions`.
 
 use std::path::Path;
 use std::process::Command;
 
-const SHELLS: [(&str, &str); 5] = [
+const SHELLS: [(&str, &str); 6] = [
+    ("man", "reduce.1"),
     ("bash", "reduce.bash"),
     ("zsh", "_reduce"),
     ("fish", "reduce.fish"),
@@ -21,8 +19,12 @@ fn committed_completions_match_the_command_line_definition() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("completions");
     let bless = std::env::var_os("REDUCE_BLESS").is_some();
     for (shell, file) in SHELLS {
+        let args = match shell {
+            "man" => vec!["--generate-man"],
+            _ => vec!["--generate-completions", shell],
+        };
         let out = Command::new(env!("CARGO_BIN_EXE_reduce"))
-            .args(["--generate-completions", shell])
+            .args(args)
             .output()
             .unwrap();
         assert!(out.status.success(), "{shell}");
