@@ -160,6 +160,12 @@ fn root_cause(e: &anyhow::Error) -> String {
 /// moment leaves the old file or the new one. (No fsync: it would cost milliseconds on every
 /// improvement and only matters if the machine loses power.)
 pub fn write_atomically(target: &Path, bytes: &[u8], mode: Option<fs::Permissions>) -> Result<()> {
+    // a device or a FIFO (`-o /dev/null`, `-o /dev/stdout`) is written to, never renamed over:
+    // as root, a rename would replace /dev/null with a regular file
+    if fs::metadata(target).is_ok_and(|m| !m.is_file()) {
+        return fs::write(target, bytes)
+            .with_context(|| format!("cannot write {}", target.display()));
+    }
     let dir = match target.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),

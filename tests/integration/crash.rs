@@ -39,3 +39,24 @@ fn sigkill_at_any_moment_leaves_a_whole_interesting_file() {
         }
     }
 }
+
+#[test]
+fn output_to_a_device_writes_into_it_and_never_replaces_it() {
+    use std::os::unix::fs::FileTypeExt;
+    let env = TestEnv::new();
+    env.write("in.txt", lines_with(20, 7, "needle"));
+    let script = env.script("t.sh", "grep -q needle \"$1\"");
+    let run = env.run([
+        "-q",
+        "--algo",
+        "ddmin",
+        "-o",
+        "/dev/null",
+        "--test",
+        script.to_str().unwrap(),
+        "in.txt",
+    ]);
+    run.expect_code(0);
+    let kind = std::fs::metadata("/dev/null").unwrap().file_type();
+    assert!(kind.is_char_device(), "/dev/null is no longer a device");
+}
