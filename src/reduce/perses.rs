@@ -271,11 +271,22 @@ where
 
     fn phase(&self) -> String {
         match self.active {
-            Some(a) => format!(
-                "perses: list #{a} ({} of {} lists done)",
-                self.done.len(),
-                self.lists_total
-            ),
+            Some(a) => {
+                let arena = self.arena;
+                let within = arena
+                    .parent(a)
+                    .map_or("file", |p| arena.kind_name(arena.node(p).kind));
+                let what = if arena.node(a).class == Class::Error {
+                    "error region"
+                } else {
+                    "list"
+                };
+                format!(
+                    "perses: {what} in {within} #{a}, {} of {} lists done",
+                    self.done.len(),
+                    self.lists_total
+                )
+            }
             None => "perses: replacing".into(),
         }
     }
