@@ -156,7 +156,7 @@ pub fn reduce(units: Vec<Unit>, oracle: &mut dyn Oracle, policy: &mut dyn Policy
 
 /// How often the candidates of recent passes were interesting. With two workers and success
 /// rate p, a speculative pass costs about 2/(2-p) times the test runs of a serial pass and takes
-/// 1/(2-p) of its time; above p = 1/3 the extra runs (20% and more) are not worth it, so the
+/// 1/(2-p) of its time; above p = 1/4 the extra runs (14% and more) are not worth it, so the
 /// loop tests one candidate at a time until failures are common again. Results do not change:
 /// only when tests run does.
 #[derive(Default)]
@@ -179,7 +179,7 @@ impl SuccessRate {
     }
 
     fn worth_speculating(&self) -> bool {
-        self.candidates < 4.0 || self.successes / self.candidates < 1.0 / 3.0
+        self.candidates < 4.0 || self.successes / self.candidates < 0.25
     }
 }
 
