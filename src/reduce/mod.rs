@@ -212,6 +212,15 @@ struct Slot {
     verdict: Option<Verdict>,
 }
 
+/// The tickets of the window still waiting for a verdict.
+fn pending(window: &std::collections::VecDeque<Slot>) -> Vec<u64> {
+    window
+        .iter()
+        .filter(|s| s.verdict.is_none())
+        .map(|s| s.ticket)
+        .collect()
+}
+
 /// One pass with up to `oracle.width()` tests in flight. Candidates are proposed in order into
 /// a window; the front is committed once its verdict is known and interesting, or dropped once
 /// known and not; later runs are cancelled when an earlier candidate wins.
@@ -234,12 +243,7 @@ fn parallel_pass(
                 }
                 Some(Verdict::Interesting) => {
                     let won = window.pop_front().expect("front exists");
-                    let rest: Vec<u64> = window
-                        .iter()
-                        .filter(|s| s.verdict.is_none())
-                        .map(|s| s.ticket)
-                        .collect();
-                    oracle.cancel(&rest);
+                    oracle.cancel(&pending(&window));
                     oracle.commit(won.ticket, &won.candidate);
                     return Some((front_index, won.candidate));
                 }
@@ -247,12 +251,7 @@ fn parallel_pass(
             }
         }
         if oracle.stop_requested() {
-            let rest: Vec<u64> = window
-                .iter()
-                .filter(|s| s.verdict.is_none())
-                .map(|s| s.ticket)
-                .collect();
-            oracle.cancel(&rest);
+            oracle.cancel(&pending(&window));
             return None;
         }
         // fill: keep every worker busy, but never pull past a known success

@@ -22,30 +22,8 @@ fn cases() -> Vec<PathBuf> {
     cases
 }
 
-/// Runs `reduce` on a copy of the case with `-o`, returns the output and the stats record.
 fn reduce_case(case: &Path, algo: &str) -> (Vec<u8>, serde_json::Value) {
-    let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("input.c");
-    std::fs::copy(case.join("input.c"), &input).unwrap();
-    let out = dir.path().join("out.c");
-    let stats = dir.path().join("stats.json");
-    let status = Command::new(env!("CARGO_BIN_EXE_reduce"))
-        .args(["-q", "-j1", "--algo", algo, "--test"])
-        .arg(case.join("interesting.sh"))
-        .arg("-o")
-        .arg(&out)
-        .arg("--stats-json")
-        .arg(&stats)
-        .arg(&input)
-        .status()
-        .unwrap();
-    assert!(status.success(), "{algo} on {}: {status}", case.display());
-    let record = serde_json::from_slice(&std::fs::read(&stats).unwrap()).unwrap();
-    assert_eq!(
-        std::fs::read(&input).unwrap(),
-        std::fs::read(case.join("input.c")).unwrap()
-    );
-    (std::fs::read(&out).unwrap(), record)
+    crate::util::reduce_fixture(case, &["-j1", "--algo", algo])
 }
 
 fn passes(case: &Path, bytes: &[u8]) -> bool {

@@ -9,28 +9,8 @@ fn fixture(case: &str) -> std::path::PathBuf {
         .join(case)
 }
 
-/// Runs reduce on a copy of a fixture; returns the output and the stats record.
 fn run(case: &str, args: &[&str]) -> (Vec<u8>, serde_json::Value) {
-    let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("input.c");
-    std::fs::copy(fixture(case).join("input.c"), &input).unwrap();
-    let out = dir.path().join("out.c");
-    let stats = dir.path().join("stats.json");
-    let status = Command::new(env!("CARGO_BIN_EXE_reduce"))
-        .arg("-q")
-        .args(args)
-        .arg("--test")
-        .arg(fixture(case).join("interesting.sh"))
-        .arg("-o")
-        .arg(&out)
-        .arg("--stats-json")
-        .arg(&stats)
-        .arg(&input)
-        .status()
-        .unwrap();
-    assert!(status.success(), "{args:?}: {status}");
-    let record = serde_json::from_slice(&std::fs::read(&stats).unwrap()).unwrap();
-    (std::fs::read(&out).unwrap(), record)
+    crate::util::reduce_fixture(&fixture(case), args)
 }
 
 #[test]

@@ -251,3 +251,33 @@ pub fn lines_with(n: usize, at: usize, needle: &str) -> String {
         })
         .collect()
 }
+
+/// Runs `reduce -q ARGS --test CASE/interesting.sh -o OUT --stats-json S` on a copy of
+/// `fixtures/CASE/input.c`; checks it succeeded and left the copy untouched; returns the output
+/// and the stats record.
+pub fn reduce_fixture(case: &Path, args: &[&str]) -> (Vec<u8>, serde_json::Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("input.c");
+    fs::copy(case.join("input.c"), &input).unwrap();
+    let out = dir.path().join("out.c");
+    let stats = dir.path().join("stats.json");
+    let status = Command::new(reduce_bin())
+        .arg("-q")
+        .args(args)
+        .arg("--test")
+        .arg(case.join("interesting.sh"))
+        .arg("-o")
+        .arg(&out)
+        .arg("--stats-json")
+        .arg(&stats)
+        .arg(&input)
+        .status()
+        .unwrap();
+    assert!(status.success(), "{args:?} on {}: {status}", case.display());
+    assert_eq!(
+        fs::read(&input).unwrap(),
+        fs::read(case.join("input.c")).unwrap()
+    );
+    let record = serde_json::from_slice(&fs::read(&stats).unwrap()).unwrap();
+    (fs::read(&out).unwrap(), record)
+}
