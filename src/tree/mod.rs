@@ -376,7 +376,14 @@ impl<'t> View<'t> {
         if !kids.iter().any(|&c| arena.node(c).class == Class::Sep) {
             return;
         }
-        let survives = |c: NodeId| self.present(c) && !drop.contains(&c);
+        // the minimizers' drops are sorted: a binary search keeps a long comma list (a big
+        // initializer) O(k log k) per candidate instead of O(k^2)
+        let sorted = drop.is_sorted();
+        let dropped = |c: NodeId| match sorted {
+            true => drop.binary_search(&c).is_ok(),
+            false => drop.contains(&c),
+        };
+        let survives = |c: NodeId| self.present(c) && !dropped(c);
         let mut any_before = false;
         for (i, &c) in kids.iter().enumerate() {
             if arena.node(c).class != Class::Sep {
