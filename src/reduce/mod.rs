@@ -308,12 +308,22 @@ impl<P: Policy> Only<P> {
         }
     }
 
+    /// `config ∩ units`, both sorted: one linear merge.
     fn restrict(&self, config: &[Unit]) -> Vec<Unit> {
-        config
-            .iter()
-            .copied()
-            .filter(|u| self.units.binary_search(u).is_ok())
-            .collect()
+        let mut out = Vec::new();
+        let (mut i, mut j) = (0, 0);
+        while i < config.len() && j < self.units.len() {
+            match config[i].cmp(&self.units[j]) {
+                std::cmp::Ordering::Less => i += 1,
+                std::cmp::Ordering::Greater => j += 1,
+                std::cmp::Ordering::Equal => {
+                    out.push(config[i]);
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        out
     }
 }
 
