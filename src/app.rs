@@ -19,7 +19,7 @@ use crate::reduce::perses::{ClearDone, Perses, PersesOptions};
 use crate::reduce::{Only, Unit, reduce};
 use crate::sink::Sink;
 use crate::stats::{Record, count_lines};
-use crate::tester::{SegmentsOracle, Stop, Tester, TreeOracle};
+use crate::tester::{PREFILTER_MAX_BYTES, SegmentsOracle, Stop, Tester, TreeOracle};
 use crate::tree::grammar::Grammar;
 use crate::tree::render::Segments;
 use crate::tree::ts;
@@ -353,7 +353,11 @@ impl Session {
                 ));
             }
             let units: Vec<Unit> = (0..parsed.tokens.len() as Unit).collect();
-            let prefilter = self.cfg.prefilter.then_some(&mut filter_parser);
+            let prefilter_pays = text.len() <= PREFILTER_MAX_BYTES;
+            if self.cfg.prefilter && !prefilter_pays {
+                self.tester.stats.prefilter_off = true;
+            }
+            let prefilter = (self.cfg.prefilter && prefilter_pays).then_some(&mut filter_parser);
             let mut oracle =
                 TreeOracle::new(&parsed.tokens, &mut self.tester, prefilter, parsed.errors);
             // comments first, all at once if the test allows (it usually does): one test can

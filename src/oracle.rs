@@ -32,7 +32,7 @@ use crate::signal;
 pub const CAPTURE_LIMIT: usize = 4096;
 
 /// The longest stretch the oracle waits without looking at the interrupt flag.
-const POLL_SLICE: Duration = Duration::from_millis(50);
+const POLL_SLICE: Duration = Duration::from_millis(10);
 
 /// How often a spawn that failed with "Text file busy" is retried.
 const BUSY_RETRIES: u32 = 10;

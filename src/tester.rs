@@ -2,7 +2,7 @@
 //! candidate's bytes), then the script. A new best is written to disk at once. The unit-level
 //! adapters render a configuration to bytes (and, for trees, reparse it as a prefilter) first.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 use anyhow::{Context, Result};
 use tree_sitter::Parser;
@@ -11,7 +11,7 @@ use xxhash_rust::xxh3::xxh3_128;
 use crate::oracle::{Outcome, RunStatus};
 use crate::pool::{Pool, Ticket};
 use crate::progress::Progress;
-use crate::reduce::{Oracle, Unit, Verdict};
+use crate::reduce::{Oracle, Started, Unit, Verdict, new_ticket};
 use crate::sink::Sink;
 use crate::stats::Stats;
 use crate::tree::render::{Segments, Tokens};
@@ -43,11 +43,26 @@ pub struct Tester {
     /// Cache keys of the runs in flight, by ticket.
     in_flight: HashMap<Ticket, u128>,
     /// Verdicts that arrived while waiting for another ticket.
-    ready: VecDeque<(Ticket, bool)>,
+    ready: VecDeque<(Ticket, Option<bool>)>,
+    /// The content key of every candidate begun and not yet charged, by ticket.
+    keys: HashMap<Ticket, u128>,
+    /// Candidates the prefilter skipped and not yet charged.
+    pruned: HashSet<Ticket>,
+    /// Keys the serial chain has charged (or checked first): its cache hits are free.
+    chain_seen: HashSet<u128>,
+    /// Test runs charged to `--max-attempts`: the runs the serial run would have made.
+    charged: u64,
 }
 
-/// The ticket `test` uses for its own one-off runs.
-const SERIAL_TICKET: Ticket = u64::MAX;
+/// How a test of a candidate began.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Begin {
+    /// Its verdict is known already (cache).
+    Known(bool),
+    Running,
+    /// Not started: the run is stopping, or the budget is spent.
+    Refused,
+}
 
 impl Tester {
     pub fn new(
@@ -72,6 +87,10 @@ impl Tester {
             error: None,
             in_flight: HashMap::new(),
             ready: VecDeque::new(),
+            keys: HashMap::new(),
+            pruned: HashSet::new(),
+            chain_seen: HashSet::new(),
+            charged: 0,
         }
     }
 
@@ -98,12 +117,14 @@ impl Tester {
 
     /// Runs the script once, uncached, and waits for it.
     pub fn run_script(&mut self, candidate: &[u8]) -> Result<Outcome> {
-        self.pool.submit(SERIAL_TICKET, candidate.to_vec());
+        let serial = new_ticket();
+        self.pool.submit(serial, candidate.to_vec());
+        self.charged += 1;
         loop {
             let (ticket, outcome) = self.pool.next_done().context("the test pool lost a run")?;
             let outcome = outcome?;
             self.count(&outcome);
-            if ticket == SERIAL_TICKET {
+            if ticket == serial {
                 return Ok(outcome);
             }
         }
@@ -128,38 +149,67 @@ impl Tester {
     pub fn remember(&mut self, candidate: &[u8], interesting: bool) {
         if let Some(cache) = &mut self.cache {
             cache.insert(xxh3_128(candidate), interesting);
+            self.chain_seen.insert(xxh3_128(candidate));
         }
     }
 
-    /// Starts judging a candidate: `Some` when the verdict is known at once (cache, budget,
-    /// stop), `None` when a run started under `ticket`.
-    pub fn begin(&mut self, ticket: Ticket, candidate: &[u8]) -> Option<bool> {
+    /// Starts judging a candidate under `ticket`: known at once from the cache, running, or
+    /// refused (stopping, or the attempt budget is spent: no run could be used).
+    pub fn begin(&mut self, ticket: Ticket, candidate: &[u8]) -> Begin {
         if self.stopped() {
             self.stop.get_or_insert(Stop::Interrupted);
-            return Some(false);
+            return Begin::Refused;
         }
         let key = xxh3_128(candidate);
+        self.keys.insert(ticket, key);
         if let Some(&hit) = self.cache.as_ref().and_then(|c| c.get(&key)) {
             self.stats.cache_hits += 1;
             self.progress.tick(self.best.len(), &self.stats);
-            return Some(hit);
+            return Begin::Known(hit);
         }
-        let started = self.stats.tests + self.pool.running() as u64;
-        if self.max_attempts.is_some_and(|max| started >= max) {
-            self.stop = Some(Stop::Budget);
-            return Some(false);
+        // runs beyond the budget could never be charged (and so used): do not start them
+        let committed = self.charged + self.pool.running() as u64;
+        if self.max_attempts.is_some_and(|max| committed >= max) {
+            return Begin::Refused;
         }
         if !self.pool.submit(ticket, candidate.to_vec()) {
             self.error = Some(anyhow::anyhow!("no idle test worker (internal error)"));
             self.stop = Some(Stop::Error);
-            return Some(false);
+            return Begin::Refused;
         }
         self.in_flight.insert(ticket, key);
-        None
+        Begin::Running
     }
 
-    /// Waits for a started run: its ticket and verdict.
-    pub fn next_done(&mut self) -> Option<(Ticket, bool)> {
+    /// The prefilter skipped `ticket`'s candidate (a known "no", no run).
+    pub fn prune(&mut self, ticket: Ticket) {
+        self.stats.pruned += 1;
+        self.pruned.insert(ticket);
+    }
+
+    /// The serial chain uses `ticket`'s verdict: charge `--max-attempts` as the serial run
+    /// would have (a pruned candidate or a repeat of a charged one is free). `false`: spent.
+    pub fn charge(&mut self, ticket: Ticket) -> bool {
+        if self.pruned.remove(&ticket) {
+            return true;
+        }
+        let key = self.keys.remove(&ticket);
+        if self.cache.is_some() && key.is_some_and(|k| self.chain_seen.contains(&k)) {
+            return true;
+        }
+        if self.max_attempts.is_some_and(|max| self.charged >= max) {
+            self.stop = Some(Stop::Budget);
+            return false;
+        }
+        self.charged += 1;
+        if let (Some(k), true) = (key, self.cache.is_some()) {
+            self.chain_seen.insert(k);
+        }
+        true
+    }
+
+    /// Waits for a started run: its ticket and verdict (`None`: cancelled or interrupted).
+    pub fn next_done(&mut self) -> Option<(Ticket, Option<bool>)> {
         if let Some(done) = self.ready.pop_front() {
             return Some(done);
         }
@@ -171,48 +221,48 @@ impl Tester {
                 match o.status {
                     RunStatus::Interrupted => {
                         self.stop = Some(Stop::Interrupted);
-                        return Some((ticket, false));
+                        return Some((ticket, None));
                     }
-                    RunStatus::Cancelled => return Some((ticket, false)),
+                    RunStatus::Cancelled => return Some((ticket, None)),
                     _ => o.interesting,
                 }
             }
             Err(e) => {
                 self.error.get_or_insert(e);
                 self.stop = Some(Stop::Error);
-                return Some((ticket, false));
+                return Some((ticket, None));
             }
         };
         if let (Some(cache), Some(key)) = (&mut self.cache, key) {
             cache.insert(key, interesting);
         }
         self.progress.tick(self.best.len(), &self.stats);
-        Some((ticket, interesting))
+        Some((ticket, Some(interesting)))
     }
 
-    /// Stops every run in flight and waits for them to end.
-    pub fn cancel_all(&mut self) {
-        self.pool.drain_into(|ticket, outcome| {
-            self.in_flight.remove(&ticket);
-            if let Ok(o) = outcome {
-                if o.status == RunStatus::Cancelled {
-                    self.stats.cancelled += 1;
-                }
-                self.stats.tests += 1;
-                self.stats.test_seconds += o.elapsed.as_secs_f64();
-            }
-        });
-        self.ready.clear();
+    /// Stops the runs of these tickets; each still reports through `next_done`.
+    pub fn cancel(&mut self, tickets: &[Ticket]) {
+        for &t in tickets {
+            self.pool.cancel(t);
+        }
     }
 
-    /// The verdict on one candidate, waiting for it; does not make it the best.
+    /// The verdict on one candidate, waiting for it; does not make it the best. Serial: it is
+    /// charged to the budget first.
     pub fn verdict(&mut self, candidate: &[u8]) -> Verdict {
-        if let Some(known) = self.begin(SERIAL_TICKET, candidate) {
-            return Verdict::from_bool(known);
+        let ticket = new_ticket();
+        self.keys.insert(ticket, xxh3_128(candidate));
+        if !self.charge(ticket) {
+            return Verdict::NotInteresting;
+        }
+        match self.begin(ticket, candidate) {
+            Begin::Known(v) => return Verdict::from_bool(v),
+            Begin::Refused => return Verdict::NotInteresting,
+            Begin::Running => {}
         }
         loop {
             match self.next_done() {
-                Some((SERIAL_TICKET, v)) => return Verdict::from_bool(v),
+                Some((t, v)) if t == ticket => return Verdict::from_bool(v == Some(true)),
                 Some(other) => self.ready.push_back(other),
                 None => return Verdict::NotInteresting,
             }
@@ -273,19 +323,30 @@ macro_rules! parallel_oracle_methods {
             self.tester.width()
         }
 
-        fn start(&mut self, ticket: u64, candidate: &[Unit]) -> Option<Verdict> {
-            self.prepare(candidate)
-                .or_else(|| self.tester.begin(ticket, &self.buf).map(Verdict::from_bool))
+        fn start(&mut self, ticket: Ticket, parent: Option<Ticket>, candidate: &[Unit]) -> Started {
+            if let Some(known) = self.prepare(ticket, parent, candidate) {
+                self.tester.prune(ticket);
+                return Started::Known(known);
+            }
+            match self.tester.begin(ticket, &self.buf) {
+                Begin::Known(v) => Started::Known(Verdict::from_bool(v)),
+                Begin::Running => Started::Running,
+                Begin::Refused => Started::Unknown,
+            }
         }
 
-        fn finish_one(&mut self) -> Option<(u64, Verdict)> {
+        fn finish_one(&mut self) -> Option<(Ticket, Option<Verdict>)> {
             self.tester
                 .next_done()
-                .map(|(t, v)| (t, Verdict::from_bool(v)))
+                .map(|(t, v)| (t, v.map(Verdict::from_bool)))
         }
 
-        fn cancel(&mut self, _tickets: &[u64]) {
-            self.tester.cancel_all();
+        fn cancel(&mut self, tickets: &[Ticket]) {
+            self.tester.cancel(tickets);
+        }
+
+        fn charge(&mut self, ticket: Ticket) -> bool {
+            self.tester.charge(ticket)
         }
 
         fn on_pass(&mut self, phase: &str) {
@@ -313,7 +374,7 @@ impl<'a> SegmentsOracle<'a> {
 
 impl SegmentsOracle<'_> {
     /// Renders the candidate into `buf`; no verdict is known from the text alone.
-    fn prepare(&mut self, candidate: &[Unit]) -> Option<Verdict> {
+    fn prepare(&mut self, _: Ticket, _: Option<Ticket>, candidate: &[Unit]) -> Option<Verdict> {
         self.segments.render_into(candidate, &mut self.buf);
         None
     }
@@ -321,7 +382,7 @@ impl SegmentsOracle<'_> {
 
 impl Oracle for SegmentsOracle<'_> {
     fn test(&mut self, candidate: &[Unit]) -> Verdict {
-        self.prepare(candidate);
+        self.segments.render_into(candidate, &mut self.buf);
         self.tester.verdict(&self.buf)
     }
 
@@ -338,16 +399,16 @@ impl Oracle for SegmentsOracle<'_> {
 }
 
 /// Tree tokens: render, reparse (unless disabled) and skip candidates that parse worse than the
-/// current best, then test.
+/// configuration they would replace, then test.
 pub struct TreeOracle<'a> {
     tokens: &'a Tokens,
     tester: &'a mut Tester,
     prefilter: Option<&'a mut Parser>,
     /// ERROR + MISSING nodes of the current best.
     best_errors: usize,
-    /// Time spent parsing candidates, and how many.
-    parse_seconds: f64,
-    parses: u64,
+    /// ERROR + MISSING nodes of each prefiltered candidate, by ticket: the baseline of the
+    /// candidates that assume its commit.
+    errors: HashMap<Ticket, usize>,
     /// Tokens at the start of the round, and whether the program has since halved.
     round_tokens: usize,
     shrunk: bool,
@@ -356,6 +417,11 @@ pub struct TreeOracle<'a> {
 
 /// Inputs smaller than this (in tokens) never end a round early to re-parse.
 const REPARSE_MIN_TOKENS: usize = 20_000;
+
+/// Above this size (bytes, at the start of a round) candidates are not parsed as a prefilter:
+/// parsing one would cost more than most tests. Decided from the round's text alone, so that
+/// which candidates reach the test never depends on timing (or on `-j`).
+pub const PREFILTER_MAX_BYTES: usize = 512 * 1024;
 
 impl<'a> TreeOracle<'a> {
     /// Did the program halve since the round started (so the round should end and re-parse)?
@@ -374,8 +440,7 @@ impl<'a> TreeOracle<'a> {
             tester,
             prefilter,
             best_errors,
-            parse_seconds: 0.0,
-            parses: 0,
+            errors: HashMap::new(),
             round_tokens: tokens.len(),
             shrunk: false,
             buf: Vec::new(),
@@ -383,59 +448,48 @@ impl<'a> TreeOracle<'a> {
     }
 
     fn parse_errors(&mut self) -> Option<usize> {
-        self.check_prefilter_pays();
         let parser = self.prefilter.as_mut()?;
-        let start = std::time::Instant::now();
         let tree = parse_tree(parser, &self.buf).ok()?;
-        let errors = count_errors(&tree).0;
-        self.parse_seconds += start.elapsed().as_secs_f64();
-        self.parses += 1;
-        Some(errors)
-    }
-
-    /// The prefilter exists to save test runs. When parsing a candidate costs more than running
-    /// the test on it (a huge file, a grep-fast test), it turns itself off, and says so once.
-    fn check_prefilter_pays(&mut self) {
-        let stats = &self.tester.stats;
-        if self.prefilter.is_none() || self.parses < 8 || stats.tests < 8 {
-            return;
-        }
-        let parse = self.parse_seconds / self.parses as f64;
-        let test = stats.test_seconds / stats.tests as f64;
-        if parse > test {
-            self.prefilter = None;
-            self.tester.stats.prefilter_off = true;
-            self.tester.progress.println(&format!(
-                "reduce: parsing a candidate ({:.0} ms) costs more than testing it ({:.0} ms): the parse prefilter is off for this round",
-                parse * 1e3,
-                test * 1e3
-            ));
-        }
+        Some(count_errors(&tree).0)
     }
 
     /// Renders the candidate into `buf` and skips it (a known "no") if it parses worse than the
-    /// current best.
-    fn prepare(&mut self, candidate: &[Unit]) -> Option<Verdict> {
+    /// configuration it would replace (`parent`'s candidate, or the current best).
+    fn prepare(
+        &mut self,
+        ticket: Ticket,
+        parent: Option<Ticket>,
+        candidate: &[Unit],
+    ) -> Option<Verdict> {
         self.tokens.render_into(candidate, &mut self.buf);
-        if self.parse_errors().is_some_and(|e| e > self.best_errors) {
-            self.tester.stats.pruned += 1;
-            return Some(Verdict::NotInteresting);
-        }
-        None
+        let errors = self.parse_errors()?;
+        self.errors.insert(ticket, errors);
+        let baseline = parent
+            .and_then(|p| self.errors.get(&p).copied())
+            .unwrap_or(self.best_errors);
+        (errors > baseline).then_some(Verdict::NotInteresting)
     }
 }
 
 impl Oracle for TreeOracle<'_> {
     fn test(&mut self, candidate: &[Unit]) -> Verdict {
-        match self.prepare(candidate) {
-            Some(known) => known,
+        let ticket = new_ticket();
+        match self.prepare(ticket, None, candidate) {
+            Some(known) => {
+                self.tester.stats.pruned += 1;
+                known
+            }
             None => self.tester.verdict(&self.buf),
         }
     }
 
-    fn commit(&mut self, _ticket: u64, candidate: &[Unit]) {
+    fn commit(&mut self, ticket: Ticket, candidate: &[Unit]) {
         self.tokens.render_into(candidate, &mut self.buf);
-        if let Some(e) = self.parse_errors() {
+        let errors = match self.errors.get(&ticket) {
+            Some(&e) => Some(e),
+            None => self.parse_errors(),
+        };
+        if let Some(e) = errors {
             self.best_errors = e;
         }
         self.tester.accept(&self.buf);

@@ -13,6 +13,13 @@ impl Policy for Ddmin {
         Box::new(DdminDeltas::new(config))
     }
 
+    fn fork<'p>(&self) -> Option<Box<dyn Policy + 'p>>
+    where
+        Self: 'p,
+    {
+        Some(Box::new(*self))
+    }
+
     fn phase(&self) -> String {
         "ddmin".into()
     }
@@ -156,7 +163,7 @@ mod tests {
 /// from the same size and position instead of restarting. It is finished when a whole size-1
 /// sweep fails, so its result is 1-minimal. Cheaper than the spec's stateless DDMin when a list
 /// loses many elements one by one: a success costs O(1) failed tests, not a restart.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Sweep {
     /// Chunk size where the next pass starts; 0 before the first pass (then: the whole list).
     size: usize,
@@ -171,6 +178,18 @@ pub struct Sweep {
 impl Sweep {
     pub fn new() -> Sweep {
         Sweep::default()
+    }
+}
+
+/// A deep copy: the clone gets its own log of what was pulled.
+impl Clone for Sweep {
+    fn clone(&self) -> Sweep {
+        Sweep {
+            size: self.size,
+            offset: self.offset,
+            pulled: std::rc::Rc::new(std::cell::RefCell::new(self.pulled.borrow().clone())),
+            won: self.won,
+        }
     }
 }
 
@@ -213,6 +232,13 @@ impl Policy for Sweep {
 
     fn accepted(&mut self, index: usize) {
         self.won = Some(index);
+    }
+
+    fn fork<'p>(&self) -> Option<Box<dyn Policy + 'p>>
+    where
+        Self: 'p,
+    {
+        Some(Box::new(self.clone()))
     }
 }
 

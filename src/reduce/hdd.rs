@@ -62,11 +62,33 @@ where
     }
 }
 
+/// A deep copy: the clone gets its own minimizer and log.
+impl<F: Clone, P: Clone> Clone for Hdd<'_, F, P> {
+    fn clone(&self) -> Self {
+        Hdd {
+            arena: self.arena,
+            new_minimizer: self.new_minimizer.clone(),
+            level: self.level,
+            minimizer: self.minimizer.clone(),
+            level_nodes: self.level_nodes.clone(),
+            any_node: self.any_node,
+            pulled: std::rc::Rc::new(std::cell::RefCell::new(self.pulled.borrow().clone())),
+        }
+    }
+}
+
 impl<F, P> Policy for Hdd<'_, F, P>
 where
-    F: FnMut() -> P,
-    P: Policy,
+    F: FnMut() -> P + Clone,
+    P: Policy + Clone,
 {
+    fn fork<'p>(&self) -> Option<Box<dyn Policy + 'p>>
+    where
+        Self: 'p,
+    {
+        Some(Box::new(self.clone()))
+    }
+
     fn propose<'a>(&'a mut self, config: &'a [Unit]) -> Deltas<'a> {
         if self.minimizer.is_none() {
             self.minimizer = Some((self.new_minimizer)());

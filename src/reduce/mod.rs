@@ -6,9 +6,11 @@
 //! non-empty subset of it. No I/O, clap or progress bars here: everything is testable in-process.
 
 pub mod bytes;
+pub mod chain;
 pub mod ddmin;
 pub mod hdd;
 pub mod perses;
+pub mod shuffled;
 
 /// One atomic unit: an index in source order.
 pub type Unit = u32;
@@ -32,6 +34,26 @@ impl Verdict {
     }
 }
 
+/// Names one test of one candidate; unique across the whole run (see [`new_ticket`]).
+pub type Ticket = u64;
+
+/// A fresh ticket, never handed out before in this process.
+pub fn new_ticket() -> Ticket {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// What [`Oracle::start`] did with a candidate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Started {
+    /// A test is running under the ticket; [`Oracle::finish_one`] reports it.
+    Running,
+    /// The verdict is known at once (cache, prefilter, an in-process oracle).
+    Known(Verdict),
+    /// No verdict will come (the run is stopping): never learn this as a failure.
+    Unknown,
+}
+
 /// Judges a candidate configuration.
 ///
 /// `test` is required. `on_pass` hears the policy's phase. `stop_requested` lets the oracle end the run early (Ctrl-C, an attempt
@@ -46,28 +68,37 @@ pub trait Oracle {
     /// Told what the policy is doing at the start of each pass (for progress displays).
     fn on_pass(&mut self, _phase: &str) {}
 
-    /// How many candidates may be tested at once. Above 1 the loop speculates: it starts the
-    /// next candidates of the pass together and commits the first success *in proposal order*,
-    /// so the result does not depend on the width.
+    /// How many tests may run at once. Above 1 the loop speculates along the serial chain (see
+    /// `chain.rs`) and still commits exactly the candidates the serial run commits.
     fn width(&self) -> usize {
         1
     }
 
-    /// Starts testing `candidate` under `ticket`; `Some` when the verdict is known at once.
-    fn start(&mut self, _ticket: u64, candidate: &[Unit]) -> Option<Verdict> {
-        Some(self.test(candidate))
+    /// Starts testing `candidate` under `ticket`. `parent` is the ticket of the candidate whose
+    /// commit this one assumes (a speculative success), `None` for the current configuration.
+    fn start(&mut self, _ticket: Ticket, _parent: Option<Ticket>, candidate: &[Unit]) -> Started {
+        Started::Known(self.test(candidate))
     }
 
-    /// Waits for one started test to finish: its ticket and verdict (`None`: nothing running).
-    fn finish_one(&mut self) -> Option<(u64, Verdict)> {
+    /// Waits for one running test: its ticket and verdict, `None` when the verdict is unknown
+    /// (cancelled, interrupted). `None` overall: nothing is running.
+    fn finish_one(&mut self) -> Option<(Ticket, Option<Verdict>)> {
         None
     }
 
-    /// These tickets' verdicts are no longer needed: stop their tests.
-    fn cancel(&mut self, _tickets: &[u64]) {}
+    /// These tickets' verdicts are no longer needed: stop their tests. Each still reports
+    /// through `finish_one` (with an unknown verdict unless it finished first).
+    fn cancel(&mut self, _tickets: &[Ticket]) {}
+
+    /// The serial run reaches `ticket`'s candidate: charge it to the attempt budget (a cache hit
+    /// or a pruned candidate is free, as it would have been serially). `false`: the budget is
+    /// spent and the run stops without using the verdict, whatever `-j` is.
+    fn charge(&mut self, _ticket: Ticket) -> bool {
+        true
+    }
 
     /// The candidate of `ticket` is committed: it is the new current configuration.
-    fn commit(&mut self, _ticket: u64, _candidate: &[Unit]) {}
+    fn commit(&mut self, _ticket: Ticket, _candidate: &[Unit]) {}
 }
 
 /// Wraps a closure as an [`Oracle`]; used by the tests and the spec's vectors.
@@ -86,11 +117,16 @@ pub type Deltas<'a> = Box<dyn Iterator<Item = Vec<Unit>> + 'a>;
 ///
 /// - `propose` (required) yields candidate deltas *lazily*: the loop stops pulling at the first
 ///   interesting candidate, so a stateful policy only learns from confirmed failures. Every delta
-///   must be a non-empty, sorted subset of `config`.
+///   must be a non-empty, sorted subset of `config`. It must be a function of the policy's state
+///   and `config` only: the same state proposes the same deltas.
 /// - `on_reduced` is told the pass's outcome: `Some(new config)` if a candidate was committed,
 ///   `None` if no candidate was interesting. It returns `true` to run another pass. The default
 ///   stops at the fixpoint.
 /// - `phase` names what the policy is doing, for progress displays.
+/// - `fork` copies the policy's state (deeply: nothing shared with the original), so that the
+///   loop can ask "what would you propose next if this candidate succeeded" without touching
+///   the real policy: it replays a pass on the fork up to that candidate, then `accepted` and
+///   `on_reduced`. `None` (the default) means the loop only looks ahead within a pass.
 pub trait Policy {
     fn propose<'a>(&'a mut self, config: &'a [Unit]) -> Deltas<'a>;
 
@@ -106,6 +142,14 @@ pub trait Policy {
     /// pass proposed. Candidates proposed after it were not (all) tested. Policies that learn
     /// from which candidate won use this instead of "the last one pulled".
     fn accepted(&mut self, _index: usize) {}
+
+    /// An independent copy of this policy's state, or `None` if it cannot be copied.
+    fn fork<'p>(&self) -> Option<Box<dyn Policy + 'p>>
+    where
+        Self: 'p,
+    {
+        None
+    }
 }
 
 /// `config - delta` for sorted slices (delta a subset of config), in one merge.
@@ -128,19 +172,18 @@ pub fn subtract(config: &[Unit], delta: &[Unit]) -> Vec<Unit> {
 /// The one loop of the specification: try the policy's candidates in its order, commit the
 /// first interesting one, tell the policy the pass's outcome, repeat while it says so.
 ///
+/// With `oracle.width()` above 1 the verdicts come from a [`chain::Chain`] that keeps that many
+/// tests running on the most probable next steps of this very loop; the loop itself still
+/// decides candidate after candidate in order, so it commits the same candidates for every width.
+///
 /// The returned configuration is the last committed one (or `units` itself), so it is interesting
 /// whenever `units` was. It stops early, with that configuration, when the oracle asks to.
 pub fn reduce(units: Vec<Unit>, oracle: &mut dyn Oracle, policy: &mut dyn Policy) -> Vec<Unit> {
     let mut config = units;
-    let mut odds = SuccessRate::default();
+    let mut chain = chain::Chain::new(oracle.width());
     loop {
         oracle.on_pass(&policy.phase());
-        let reduced = if oracle.width() > 1 && odds.worth_speculating() {
-            parallel_pass(&config, oracle, policy)
-        } else {
-            serial_pass(&config, oracle, policy)
-        };
-        odds.record(reduced.as_ref().map_or(usize::MAX, |(i, _)| *i));
+        let reduced = pass(&config, oracle, policy, &mut chain);
         if let Some((index, _)) = &reduced {
             policy.accepted(*index);
         }
@@ -149,149 +192,43 @@ pub fn reduce(units: Vec<Unit>, oracle: &mut dyn Oracle, policy: &mut dyn Policy
             config = candidate;
         }
         if !keep_going || oracle.stop_requested() {
+            chain.finish(oracle);
             return config;
         }
     }
 }
 
-/// How often the candidates of recent passes were interesting. With two workers and success
-/// rate p, a speculative pass costs about 2/(2-p) times the test runs of a serial pass and takes
-/// 1/(2-p) of its time; above p = 1/4 the extra runs (14% and more) are not worth it, so the
-/// loop tests one candidate at a time until failures are common again. Results do not change:
-/// only when tests run does.
-#[derive(Default)]
-struct SuccessRate {
-    /// Exponentially weighted successes and candidates.
-    successes: f64,
-    candidates: f64,
-}
-
-impl SuccessRate {
-    /// `winner`: index of the committed candidate, or `usize::MAX` when the pass failed.
-    fn record(&mut self, winner: usize) {
-        const DECAY: f64 = 0.9;
-        let (s, c) = match winner {
-            usize::MAX => (0.0, 8.0), // a failed pass: many failures (count conservatively)
-            i => (1.0, (i + 1) as f64),
-        };
-        self.successes = self.successes * DECAY + s;
-        self.candidates = self.candidates * DECAY + c;
-    }
-
-    fn worth_speculating(&self) -> bool {
-        self.candidates < 4.0 || self.successes / self.candidates < 0.25
-    }
-}
-
-/// One pass, one candidate at a time: the first interesting candidate and its index.
-fn serial_pass(
+/// One pass: decide the policy's candidates in order; the first interesting one is committed
+/// and returned with its index.
+fn pass<'p>(
     config: &[Unit],
     oracle: &mut dyn Oracle,
-    policy: &mut dyn Policy,
+    policy: &mut (dyn Policy + 'p),
+    chain: &mut chain::Chain<'p>,
 ) -> Option<(usize, Vec<Unit>)> {
-    for (index, delta) in policy.propose(config).enumerate() {
-        assert!(!delta.is_empty(), "a policy proposed an empty delta");
+    chain.begin_pass(config, policy);
+    let mut deltas = policy.propose(config);
+    for index in 0.. {
         if oracle.stop_requested() {
-            return None;
+            break;
         }
-        let candidate = subtract(config, &delta);
-        if oracle.test(&candidate) == Verdict::Interesting {
-            oracle.commit(index as u64, &candidate);
-            return Some((index, candidate));
+        match chain.decide(index, &mut deltas, oracle) {
+            Some(Verdict::Interesting) => {
+                let (ticket, candidate) = chain.commit(index, oracle);
+                oracle.commit(ticket, &candidate);
+                return Some((index, candidate));
+            }
+            Some(Verdict::NotInteresting) => {}
+            None => break,
         }
     }
+    chain.abandon(oracle);
     None
-}
-
-/// At most this many proposed candidates wait in the window (most have known verdicts).
-const MAX_WINDOW: usize = 256;
-
-struct Slot {
-    ticket: u64,
-    candidate: Vec<Unit>,
-    verdict: Option<Verdict>,
-}
-
-/// The tickets of the window still waiting for a verdict.
-fn pending(window: &std::collections::VecDeque<Slot>) -> Vec<u64> {
-    window
-        .iter()
-        .filter(|s| s.verdict.is_none())
-        .map(|s| s.ticket)
-        .collect()
-}
-
-/// One pass with up to `oracle.width()` tests in flight. Candidates are proposed in order into
-/// a window; the front is committed once its verdict is known and interesting, or dropped once
-/// known and not; later runs are cancelled when an earlier candidate wins.
-fn parallel_pass(
-    config: &[Unit],
-    oracle: &mut dyn Oracle,
-    policy: &mut dyn Policy,
-) -> Option<(usize, Vec<Unit>)> {
-    let width = oracle.width();
-    let mut deltas = policy.propose(config).fuse();
-    let mut window: std::collections::VecDeque<Slot> = Default::default();
-    let (mut next_ticket, mut front_index, mut running) = (0u64, 0usize, 0usize);
-    let mut success_seen = false;
-    loop {
-        while let Some(front) = window.front() {
-            match front.verdict {
-                Some(Verdict::NotInteresting) => {
-                    window.pop_front();
-                    front_index += 1;
-                }
-                Some(Verdict::Interesting) => {
-                    let won = window.pop_front().expect("front exists");
-                    oracle.cancel(&pending(&window));
-                    oracle.commit(won.ticket, &won.candidate);
-                    return Some((front_index, won.candidate));
-                }
-                None => break,
-            }
-        }
-        if oracle.stop_requested() {
-            oracle.cancel(&pending(&window));
-            return None;
-        }
-        // fill: keep every worker busy, but never pull past a known success
-        while running < width && window.len() < MAX_WINDOW && !success_seen {
-            let Some(delta) = deltas.next() else { break };
-            assert!(!delta.is_empty(), "a policy proposed an empty delta");
-            let candidate = subtract(config, &delta);
-            let ticket = next_ticket;
-            next_ticket += 1;
-            let verdict = oracle.start(ticket, &candidate);
-            running += verdict.is_none() as usize;
-            success_seen |= verdict == Some(Verdict::Interesting);
-            window.push_back(Slot {
-                ticket,
-                candidate,
-                verdict,
-            });
-            if verdict.is_some() && window.len() == 1 {
-                break; // the front is decided: handle it before pulling more
-            }
-        }
-        if window.front().is_some_and(|s| s.verdict.is_some()) {
-            continue;
-        }
-        if window.is_empty() {
-            return None; // the policy has nothing more
-        }
-        let Some((ticket, verdict)) = oracle.finish_one() else {
-            return None; // nothing running yet nothing decided: the oracle gave up
-        };
-        running -= 1;
-        if let Some(slot) = window.iter_mut().find(|s| s.ticket == ticket) {
-            slot.verdict = Some(verdict);
-            success_seen |= verdict == Verdict::Interesting;
-        }
-    }
 }
 
 /// Restricts an inner policy to a subset of the units (say, the comment tokens): it sees and
 /// deletes only those, whatever else the configuration holds.
+#[derive(Clone)]
 pub struct Only<P> {
     units: Vec<Unit>,
     inner: P,
@@ -327,7 +264,14 @@ impl<P: Policy> Only<P> {
     }
 }
 
-impl<P: Policy> Policy for Only<P> {
+impl<P: Policy + Clone> Policy for Only<P> {
+    fn fork<'p>(&self) -> Option<Box<dyn Policy + 'p>>
+    where
+        Self: 'p,
+    {
+        Some(Box::new(self.clone()))
+    }
+
     fn propose<'a>(&'a mut self, config: &'a [Unit]) -> Deltas<'a> {
         self.view = self.restrict(config);
         self.inner.propose(&self.view)

@@ -176,11 +176,40 @@ impl LargestFirst {
     }
 }
 
+/// A deep copy: the clone gets its own minimizer, marks, failed set and log.
+impl<F: Clone, P: Clone> Clone for Perses<'_, F, P> {
+    fn clone(&self) -> Self {
+        let log = self.log.borrow();
+        Perses {
+            arena: self.arena,
+            new_minimizer: self.new_minimizer.clone(),
+            options: self.options,
+            active: self.active,
+            minimizer: self.minimizer.clone(),
+            active_elems: self.active_elems.clone(),
+            done: self.done.clone(),
+            failed: Rc::new(RefCell::new(self.failed.borrow().clone())),
+            log: Rc::new(RefCell::new(PassLog {
+                proposed: log.proposed.clone(),
+                won: log.won,
+            })),
+            lists_total: self.lists_total,
+        }
+    }
+}
+
 impl<F, P> Policy for Perses<'_, F, P>
 where
-    F: FnMut() -> P,
-    P: Policy,
+    F: FnMut() -> P + Clone,
+    P: Policy + Clone,
 {
+    fn fork<'p>(&self) -> Option<Box<dyn Policy + 'p>>
+    where
+        Self: 'p,
+    {
+        Some(Box::new(self.clone()))
+    }
+
     fn propose<'a>(&'a mut self, config: &'a [Unit]) -> Deltas<'a> {
         let view = Rc::new(View::new(self.arena, config));
         let nodes = LargestFirst::new(&view);

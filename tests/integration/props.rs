@@ -7,6 +7,7 @@ use reduce::reduce::bytes::{Completion, Settings, Workspace, reduce_bytes};
 use reduce::reduce::ddmin::{Ddmin, Sweep};
 use reduce::reduce::hdd::Hdd;
 use reduce::reduce::perses::{ClearDone, Perses, PersesOptions};
+use reduce::reduce::shuffled::ShuffledOracle;
 use reduce::reduce::{FnOracle, Policy, Unit, Verdict, reduce};
 use reduce::tree::grammar::Grammar;
 use reduce::tree::ts;
@@ -214,5 +215,42 @@ proptest! {
         prop_assert!(result.len() <= all.len());
         let hdd = reduce(all.clone(), &mut oracle, &mut Hdd::new(&parsed.arena, Sweep::new));
         prop_assert!(hdd.len() <= all.len());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Speculation along the serial chain: for a random oracle and a random width, with tests
+    /// finishing in a random order and some verdicts lost, the result and the sequence of
+    /// committed candidates are the serial run's.
+    #[test]
+    fn every_width_commits_the_serial_candidates_in_the_serial_order(
+        program in c_like_program(),
+        which in 0usize..4,
+        width in 2usize..24,
+        seed in any::<u64>(),
+    ) {
+        let g = Grammar::c().unwrap();
+        let mut p = ts::new_parser(&g).unwrap();
+        let parsed = ts::build(&g, &mut p, program.as_bytes()).unwrap();
+        let all: Vec<Unit> = (0..parsed.tokens.len() as Unit).collect();
+        let full = all.len();
+        let judge = |c: &[Unit]| chaotic(c, seed, full);
+        let arena = &parsed.arena;
+        let run = |width: usize, shuffle: u64| {
+            let mut oracle = ShuffledOracle::new(judge, width, shuffle);
+            let options = PersesOptions { skip_failed_replacements: true, clear_done: ClearDone::OnDeletion, lists_in_size_order: true, opt_deletions_in_walk: true };
+            let result = match which {
+                0 => reduce(all.clone(), &mut oracle, &mut Sweep::new()),
+                1 => reduce(all.clone(), &mut oracle, &mut Hdd::new(arena, Sweep::new)),
+                2 => reduce(all.clone(), &mut oracle, &mut Perses::new(arena, || Ddmin)),
+                _ => reduce(all.clone(), &mut oracle, &mut Perses::new(arena, Sweep::new).options(options)),
+            };
+            (result, oracle.committed)
+        };
+        let serial = run(1, 0);
+        prop_assert!(chaotic(&serial.0, seed, full));
+        prop_assert_eq!(run(width, seed), serial);
     }
 }

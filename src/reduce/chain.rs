@@ -1,0 +1,610 @@
+//! Speculation along the serial chain: how `reduce` keeps `width` tests running and still
+//! commits exactly what the serial run commits.
+//!
+//! The serial loop is a chain. Candidate k of a pass is decided; if it fails, the next one is
+//! candidate k+1 of the same pass; if it succeeds, the next one is the first candidate of the pass
+//! the policy proposes after committing k. [`Chain`] holds a tree of those futures: pass nodes,
+//! each with the candidates pulled so far and, per candidate, the pass that would follow its
+//! success (built on a [`Policy::fork`] replayed up to that candidate). It keeps `width` tests
+//! running on the most probable nodes (best first, by the product of the predicted outcomes on
+//! the path) and answers the loop's one question, "the verdict of candidate k of the current
+//! pass", from them. The loop decides strictly in order, so a misprediction only wastes work.
+//! At width 1 only the current candidate is ever started: the plain serial loop.
+
+use std::collections::{BinaryHeap, HashMap, HashSet};
+
+use super::{Deltas, Oracle, Policy, Started, Ticket, Unit, Verdict, new_ticket, subtract};
+
+/// A success branch is not built past this index of a pass (replaying further costs too much).
+const MAX_BRANCH_INDEX: usize = 4096;
+
+/// One candidate of a pass node: the configuration it would leave, and its ticket.
+struct Cand {
+    ticket: Ticket,
+    candidate: Vec<Unit>,
+}
+
+/// A pass, real (the root) or hypothetical.
+struct PassNode<'p> {
+    config: Vec<Unit>,
+    /// The policy's state before this pass's `propose`; `None` if the policy cannot fork.
+    base: Option<Box<dyn Policy + 'p>>,
+    /// The ticket whose commit leads here; `None` for the current configuration.
+    origin: Option<Ticket>,
+    /// The kind of pass, for the odds (see [`pass_kind`]); computed when first needed.
+    kind: Option<u32>,
+    cands: Vec<Cand>,
+    exhausted: bool,
+    /// The pass after a success at index i (`None` inside: the policy stops there).
+    branches: HashMap<usize, Option<Box<PassNode<'p>>>>,
+}
+
+impl<'p> PassNode<'p> {
+    fn new(config: Vec<Unit>, base: Option<Box<dyn Policy + 'p>>, origin: Option<Ticket>) -> Self {
+        PassNode {
+            config,
+            base,
+            origin,
+            kind: None,
+            cands: Vec::new(),
+            exhausted: false,
+            branches: HashMap::new(),
+        }
+    }
+
+    fn push(&mut self, delta: Vec<Unit>) {
+        assert!(!delta.is_empty(), "a policy proposed an empty delta");
+        let candidate = subtract(&self.config, &delta);
+        self.cands.push(Cand {
+            ticket: new_ticket(),
+            candidate,
+        });
+    }
+
+    /// Makes candidate `i` available by replaying the pass on a fork (a hypothetical node).
+    fn pull_replay(&mut self, i: usize) -> bool {
+        while self.cands.len() <= i && !self.exhausted {
+            let have = self.cands.len();
+            let want = (i + 1).max(2 * have).max(8) - have;
+            let Some(mut policy) = self.base.as_ref().and_then(|b| b.fork()) else {
+                self.exhausted = true;
+                break;
+            };
+            let fresh: Vec<Vec<Unit>> =
+                policy.propose(&self.config).skip(have).take(want).collect();
+            self.exhausted = fresh.len() < want;
+            for delta in fresh {
+                self.push(delta);
+            }
+        }
+        self.cands.len() > i
+    }
+
+    /// The pass that follows a success of candidate `i`, built once.
+    fn branch(&mut self, i: usize) -> Option<&mut PassNode<'p>> {
+        if !self.branches.contains_key(&i) {
+            let made = self.make_branch(i);
+            self.branches.insert(i, made);
+        }
+        self.branches.get_mut(&i).and_then(|b| b.as_deref_mut())
+    }
+
+    fn make_branch(&self, i: usize) -> Option<Box<PassNode<'p>>> {
+        if i > MAX_BRANCH_INDEX {
+            return None;
+        }
+        let cand = self.cands.get(i)?;
+        let mut policy = self.base.as_ref()?.fork()?;
+        policy.propose(&self.config).nth(i)?;
+        policy.accepted(i);
+        if !policy.on_reduced(Some(&cand.candidate)) {
+            return None;
+        }
+        let next = PassNode::new(cand.candidate.clone(), Some(policy), Some(cand.ticket));
+        Some(Box::new(next))
+    }
+
+    fn collect_tickets(&self, into: &mut HashSet<Ticket>) {
+        into.extend(self.cands.iter().map(|c| c.ticket));
+        for node in self.branches.values().flatten() {
+            node.collect_tickets(into);
+        }
+    }
+}
+
+/// A node to consider: candidate `index` of the pass at `path` (success indices from the root).
+struct Item {
+    prob: f64,
+    seq: u64,
+    path: Vec<usize>,
+    index: usize,
+}
+
+impl PartialEq for Item {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+impl Eq for Item {}
+impl PartialOrd for Item {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Item {
+    /// Most probable first; among equals, the earlier pushed (closer to the serial order).
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.prob
+            .total_cmp(&other.prob)
+            .then(other.seq.cmp(&self.seq))
+    }
+}
+
+/// How likely a candidate is to succeed, learned from the chain's decisions per context: the
+/// kind of pass (the policy's phase without its numbers) and the candidate's place in it (first,
+/// second, later). Contexts differ a lot: a Perses replacement rarely succeeds, the first
+/// candidate of a sweep that just succeeded often does.
+#[derive(Default)]
+struct Odds {
+    /// Smoothed (successes, candidates) per context.
+    by_context: HashMap<(u32, u8), (f64, f64)>,
+    /// The same over all contexts: the prior of a context seen rarely.
+    overall: (f64, f64),
+}
+
+/// Forget old decisions with this weight per decision (a context drifts as the program shrinks).
+const DECAY: f64 = 0.97;
+/// How many decisions the overall rate counts as in a fresh context.
+const PRIOR: f64 = 2.0;
+
+impl Odds {
+    fn context(kind: u32, index: usize) -> (u32, u8) {
+        (kind, index.min(2) as u8)
+    }
+
+    fn record(&mut self, kind: u32, index: usize, verdict: Verdict) {
+        let hit = f64::from(u8::from(verdict == Verdict::Interesting));
+        for slot in [
+            self.by_context
+                .entry(Self::context(kind, index))
+                .or_default(),
+            &mut self.overall,
+        ] {
+            *slot = (slot.0 * DECAY + hit, slot.1 * DECAY + 1.0);
+        }
+    }
+
+    fn success(&self, kind: u32, index: usize) -> f64 {
+        let prior = (self.overall.0 + 0.5) / (self.overall.1 + 1.0);
+        let (s, n) = self
+            .by_context
+            .get(&Self::context(kind, index))
+            .copied()
+            .unwrap_or_default();
+        ((s + PRIOR * prior) / (n + PRIOR)).clamp(0.02, 0.98)
+    }
+}
+
+/// The kind of pass a policy state is in: its phase with the numbers left out, interned.
+fn pass_kind(policy: Option<&(dyn Policy + '_)>, kinds: &mut HashMap<String, u32>) -> u32 {
+    let phase = policy.map(|p| p.phase()).unwrap_or_default();
+    let kind: String = phase
+        .split(|c: char| c.is_ascii_digit() || c == '#')
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    let next = kinds.len() as u32;
+    *kinds.entry(kind).or_insert(next)
+}
+
+/// What planning found out about the current candidate.
+enum Plan {
+    Ready,
+    /// The pass has no candidate at that index.
+    Exhausted,
+}
+
+/// The speculation state of one `reduce` call (see the module documentation).
+pub struct Chain<'p> {
+    width: usize,
+    root: Option<Box<PassNode<'p>>>,
+    /// How many deltas the real pass's iterator has yielded.
+    live_pos: usize,
+    verdicts: HashMap<Ticket, Verdict>,
+    /// Tests started and not yet reported; `false` once cancelled.
+    running: HashMap<Ticket, bool>,
+    odds: Odds,
+    kinds: HashMap<String, u32>,
+}
+
+impl<'p> Chain<'p> {
+    pub fn new(width: usize) -> Self {
+        Chain {
+            width: width.max(1),
+            root: None,
+            live_pos: 0,
+            verdicts: HashMap::new(),
+            running: HashMap::new(),
+            odds: Odds::default(),
+            kinds: HashMap::new(),
+        }
+    }
+
+    /// A real pass over `config` starts: keep the predicted node if it is this pass.
+    pub fn begin_pass(&mut self, config: &[Unit], policy: &(dyn Policy + 'p)) {
+        self.live_pos = 0;
+        if self.root.as_ref().is_none_or(|r| r.config != config) {
+            let base = if self.width > 1 { policy.fork() } else { None };
+            self.root = Some(Box::new(PassNode::new(config.to_vec(), base, None)));
+        }
+        if let Some(root) = self.root.as_mut() {
+            root.kind = Some(pass_kind(Some(policy), &mut self.kinds));
+        }
+    }
+
+    /// The verdict of candidate `k` of the real pass (`None`: no such candidate, or stopping).
+    pub fn decide(
+        &mut self,
+        k: usize,
+        live: &mut Deltas<'_>,
+        oracle: &mut dyn Oracle,
+    ) -> Option<Verdict> {
+        // the real policy must have proposed candidate k before it can hear that k won
+        if !self.pull_root(k, live) {
+            return None;
+        }
+        let mut planned = false;
+        loop {
+            let head = self.root.as_ref()?.cands.get(k).map(|c| c.ticket);
+            if let Some(&verdict) = head.and_then(|t| self.verdicts.get(&t)) {
+                if !oracle.charge(head?) {
+                    return None;
+                }
+                let kind = self.root.as_ref()?.kind.unwrap_or_default();
+                self.odds.record(kind, k, verdict);
+                return Some(verdict);
+            }
+            if planned {
+                let (done, verdict) = oracle.finish_one()?;
+                self.heard(done, verdict);
+                planned = false;
+                continue;
+            }
+            match self.fill(k, live, oracle) {
+                Plan::Exhausted => return None,
+                Plan::Ready => planned = true,
+            }
+        }
+    }
+
+    fn heard(&mut self, ticket: Ticket, verdict: Option<Verdict>) {
+        if self.running.remove(&ticket) == Some(true)
+            && let Some(v) = verdict
+        {
+            self.verdicts.insert(ticket, v);
+        }
+    }
+
+    /// Candidate `i` of the real pass, pulled from its live iterator. The live iterator is also
+    /// pulled through `i`, so the real policy has proposed everything up to it.
+    fn pull_root(&mut self, i: usize, live: &mut Deltas<'_>) -> bool {
+        let Some(root) = self.root.as_mut() else {
+            return false;
+        };
+        while self.live_pos <= i {
+            let Some(delta) = live.next() else {
+                root.exhausted = true;
+                break;
+            };
+            if self.live_pos == root.cands.len() {
+                root.push(delta);
+            } else {
+                debug_assert_eq!(
+                    subtract(&root.config, &delta),
+                    root.cands[self.live_pos].candidate,
+                    "the prediction of this pass differs from the real pass"
+                );
+            }
+            self.live_pos += 1;
+        }
+        root.cands.len() > i
+    }
+
+    /// Starts tests on the most probable next candidates until `width` run, the current one
+    /// (`k` of the real pass) first.
+    fn fill(&mut self, k: usize, live: &mut Deltas<'_>, oracle: &mut dyn Oracle) -> Plan {
+        if !self.pull_root(k, live) {
+            return Plan::Exhausted;
+        }
+        let mut heap = BinaryHeap::new();
+        let mut seq = 0;
+        let mut push = |heap: &mut BinaryHeap<Item>, prob: f64, path: Vec<usize>, index: usize| {
+            seq += 1;
+            heap.push(Item {
+                prob,
+                seq,
+                path,
+                index,
+            });
+        };
+        push(&mut heap, 1.0, Vec::new(), k);
+        let mut budget = if self.width == 1 {
+            1
+        } else {
+            4 * self.width + 16
+        };
+        let mut visited = Vec::new();
+        while let Some(item) = heap.pop() {
+            if budget == 0 {
+                break;
+            }
+            budget -= 1;
+            let current = item.path.is_empty() && item.index == k;
+            if item.path.is_empty() && !self.pull_root(item.index, live) {
+                continue;
+            }
+            let full = self.running.len() >= self.width;
+            let Some(node) = node_at(&mut self.root, &item.path) else {
+                continue;
+            };
+            if !node.pull_replay(item.index) {
+                continue;
+            }
+            let (ticket, origin) = (node.cands[item.index].ticket, node.origin);
+            let kind = *node
+                .kind
+                .get_or_insert_with(|| pass_kind(node.base.as_deref(), &mut self.kinds));
+            let p = self.odds.success(kind, item.index);
+            let mut state = self.verdicts.get(&ticket).copied().map(Started::Known);
+            match self.running.get(&ticket) {
+                Some(true) if state.is_none() => state = Some(Started::Running),
+                // cancelled and not yet reported: it may start again once it has
+                Some(false) if state.is_none() => continue,
+                _ => {}
+            }
+            if state.is_none() {
+                if full {
+                    if current {
+                        self.make_room(&visited, oracle);
+                    }
+                    break;
+                }
+                let started = oracle.start(ticket, origin, &node.cands[item.index].candidate);
+                match started {
+                    Started::Running => {
+                        self.running.insert(ticket, true);
+                    }
+                    Started::Known(v) => {
+                        self.verdicts.insert(ticket, v);
+                    }
+                    // no verdict will come from this start; if it was the current candidate the
+                    // loop waits for the tests still running and asks again, or stops
+                    Started::Unknown => return Plan::Ready,
+                }
+                state = Some(started);
+            }
+            let mut succ = item.path.clone();
+            succ.push(item.index);
+            match state {
+                Some(Started::Known(Verdict::Interesting)) => push(&mut heap, item.prob, succ, 0),
+                Some(Started::Known(Verdict::NotInteresting)) => {
+                    push(&mut heap, item.prob, item.path, item.index + 1)
+                }
+                _ => {
+                    visited.push(ticket);
+                    push(&mut heap, item.prob * p, succ, 0);
+                    push(&mut heap, item.prob * (1.0 - p), item.path, item.index + 1);
+                }
+            }
+        }
+        Plan::Ready
+    }
+
+    /// Every worker is busy and the current candidate waits: cancel the least probable test
+    /// (one the plan did not reach, else the last it reached).
+    fn make_room(&mut self, visited: &[Ticket], oracle: &mut dyn Oracle) {
+        let reached: HashSet<Ticket> = visited.iter().copied().collect();
+        let mut wanted: Vec<Ticket> = self
+            .running
+            .iter()
+            .filter(|&(_, &w)| w)
+            .map(|(&t, _)| t)
+            .collect();
+        wanted.sort_unstable();
+        let victim = wanted
+            .iter()
+            .copied()
+            .find(|t| !reached.contains(t))
+            .or_else(|| visited.iter().rev().copied().find(|t| wanted.contains(t)));
+        if let Some(t) = victim {
+            self.running.insert(t, false);
+            oracle.cancel(&[t]);
+        }
+    }
+
+    /// Candidate `k` of the real pass is committed: its success branch becomes the prediction
+    /// for the next pass; every test off that branch is cancelled.
+    pub fn commit(&mut self, k: usize, oracle: &mut dyn Oracle) -> (Ticket, Vec<Unit>) {
+        let mut root = self.root.take().expect("a pass is running");
+        let cand = std::mem::take(&mut root.cands[k].candidate);
+        let ticket = root.cands[k].ticket;
+        let next = root.branches.remove(&k).flatten().map(|mut n| {
+            n.origin = None;
+            n
+        });
+        let mut keep = HashSet::new();
+        if let Some(n) = &next {
+            n.collect_tickets(&mut keep);
+        }
+        self.retain(&keep, oracle);
+        self.root = next;
+        (ticket, cand)
+    }
+
+    /// The real pass ended without a commit: nothing predicted is of use any more.
+    pub fn abandon(&mut self, oracle: &mut dyn Oracle) {
+        self.root = None;
+        self.retain(&HashSet::new(), oracle);
+    }
+
+    fn retain(&mut self, keep: &HashSet<Ticket>, oracle: &mut dyn Oracle) {
+        self.verdicts.retain(|t, _| keep.contains(t));
+        let mut drop: Vec<Ticket> = Vec::new();
+        for (t, wanted) in self.running.iter_mut() {
+            if *wanted && !keep.contains(t) {
+                *wanted = false;
+                drop.push(*t);
+            }
+        }
+        if !drop.is_empty() {
+            drop.sort_unstable();
+            oracle.cancel(&drop);
+        }
+    }
+
+    /// The loop returns: cancel what still runs and wait for it to end.
+    pub fn finish(&mut self, oracle: &mut dyn Oracle) {
+        self.abandon(oracle);
+        while !self.running.is_empty() {
+            let Some((t, _)) = oracle.finish_one() else {
+                break;
+            };
+            self.running.remove(&t);
+        }
+        self.running.clear();
+    }
+}
+
+/// The pass node at `path` (success indices from the root), building branches on the way.
+fn node_at<'a, 'p>(
+    root: &'a mut Option<Box<PassNode<'p>>>,
+    path: &[usize],
+) -> Option<&'a mut PassNode<'p>> {
+    let mut node = root.as_deref_mut()?;
+    for &i in path {
+        node = node.branch(i)?;
+    }
+    Some(node)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::reduce::ddmin::{Ddmin, Sweep};
+    use crate::reduce::hdd::Hdd;
+    use crate::reduce::perses::Perses;
+    use crate::reduce::shuffled::ShuffledOracle;
+    use crate::reduce::{Policy, Unit, reduce};
+    use crate::tree::toy::{example_tree, parses};
+
+    /// A deterministic, non-monotone verdict that keeps the full input.
+    fn chaotic(c: &[Unit], full: usize, seed: u64) -> bool {
+        let h = c.iter().fold(seed, |h, &u| {
+            (h ^ u64::from(u)).wrapping_mul(0x100_0000_01b3)
+        });
+        c.len() == full || h % 3 != 0
+    }
+
+    /// Result and committed sequence at `width` with a shuffling oracle.
+    fn run(
+        width: usize,
+        seed: u64,
+        units: Vec<Unit>,
+        judge: impl FnMut(&[Unit]) -> bool,
+        policy: &mut dyn Policy,
+    ) -> (Vec<Unit>, Vec<Vec<Unit>>, usize) {
+        let mut oracle = ShuffledOracle::new(judge, width, seed);
+        let result = reduce(units, &mut oracle, policy);
+        (result, oracle.committed, oracle.peak)
+    }
+
+    #[test]
+    fn every_width_commits_the_serial_sequence_for_list_minimizers() {
+        for seed in 0..20u64 {
+            let full = 30;
+            let units: Vec<Unit> = (0..full as Unit).collect();
+            let judge = |c: &[Unit]| chaotic(c, full, seed);
+            let serial = run(1, seed, units.clone(), judge, &mut Sweep::new());
+            let plain = reduce(
+                units.clone(),
+                &mut super::super::FnOracle(judge),
+                &mut Sweep::new(),
+            );
+            assert_eq!(serial.0, plain);
+            for width in [2, 3, 8, 17] {
+                let wide = run(width, seed + 99, units.clone(), judge, &mut Sweep::new());
+                assert_eq!(
+                    (&wide.0, &wide.1),
+                    (&serial.0, &serial.1),
+                    "sweep -j{width} seed {seed}"
+                );
+                let a = run(1, seed, units.clone(), judge, &mut Ddmin);
+                let b = run(width, seed + 7, units.clone(), judge, &mut Ddmin);
+                assert_eq!((a.0, a.1), (b.0, b.1), "ddmin -j{width} seed {seed}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_width_commits_the_serial_sequence_for_tree_policies() {
+        let tree = example_tree();
+        let crash = tree.token("crash");
+        let judge = |c: &[Unit]| c.contains(&crash) && parses(&tree.render(c));
+        for width in [1, 2, 4, 8] {
+            for seed in 0..10u64 {
+                let mut hdd = Hdd::new(&tree.arena, Sweep::new);
+                let h = run(width, seed, tree.all_units(), judge, &mut hdd);
+                let mut serial_hdd = Hdd::new(&tree.arena, Sweep::new);
+                let hs = run(1, 0, tree.all_units(), judge, &mut serial_hdd);
+                assert_eq!((h.0, h.1), (hs.0, hs.1), "hdd -j{width}");
+                let p = run(
+                    width,
+                    seed,
+                    tree.all_units(),
+                    judge,
+                    &mut Perses::new(&tree.arena, || Ddmin),
+                );
+                let ps = run(
+                    1,
+                    0,
+                    tree.all_units(),
+                    judge,
+                    &mut Perses::new(&tree.arena, || Ddmin),
+                );
+                assert_eq!(tree.render(&p.0), "int main ( ) { crash ( ) ; }");
+                assert_eq!((p.0, p.1), (ps.0, ps.1), "perses -j{width}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_chain_of_successes_keeps_every_worker_busy() {
+        // deleting any unit but 0 succeeds: the serial run is a long chain of successes
+        let units: Vec<Unit> = (0..200).collect();
+        let (result, committed, peak) =
+            run(8, 5, units, |c: &[Unit]| c.contains(&0), &mut Sweep::new());
+        assert_eq!(result, [0]);
+        assert!(!committed.is_empty());
+        assert_eq!(
+            peak, 8,
+            "speculation along the success chain fills the workers"
+        );
+    }
+
+    #[test]
+    fn width_one_tests_only_what_the_serial_loop_tests() {
+        let mut calls = 0;
+        let mut oracle = ShuffledOracle::new(
+            |c: &[Unit]| {
+                calls += 1;
+                c.contains(&2) && c.contains(&7)
+            },
+            1,
+            3,
+        );
+        let result = reduce((1..=8).collect(), &mut oracle, &mut Ddmin);
+        assert_eq!(result, [2, 7]);
+        assert_eq!(oracle.peak, 1);
+        drop(oracle);
+        assert_eq!(calls, 33, "the spec's DDMin vector");
+    }
+}

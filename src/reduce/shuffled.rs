@@ -1,0 +1,87 @@
+//! An in-process stand-in for a pool of workers, for testing the speculation: a closure judges
+//! each candidate, tests "run" `width` at a time and finish in a seeded random order, some report
+//! an unknown verdict (as a lost or cancelled run would), and every commit is recorded.
+
+use std::collections::HashSet;
+
+use super::{Oracle, Started, Ticket, Unit, Verdict};
+
+pub struct ShuffledOracle<F> {
+    judge: F,
+    width: usize,
+    rng: u64,
+    running: Vec<(Ticket, Verdict)>,
+    cancelled: HashSet<Ticket>,
+    /// The committed candidates, in order.
+    pub committed: Vec<Vec<Unit>>,
+    /// How many times the closure was called.
+    pub calls: u64,
+    /// The most tests that ran at once.
+    pub peak: usize,
+}
+
+impl<F: FnMut(&[Unit]) -> bool> ShuffledOracle<F> {
+    pub fn new(judge: F, width: usize, seed: u64) -> Self {
+        ShuffledOracle {
+            judge,
+            width: width.max(1),
+            rng: seed | 1,
+            running: Vec::new(),
+            cancelled: HashSet::new(),
+            committed: Vec::new(),
+            calls: 0,
+            peak: 0,
+        }
+    }
+
+    /// xorshift64*: deterministic for a seed.
+    fn random(&mut self, below: usize) -> usize {
+        self.rng ^= self.rng >> 12;
+        self.rng ^= self.rng << 25;
+        self.rng ^= self.rng >> 27;
+        (self.rng.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % below.max(1)
+    }
+}
+
+impl<F: FnMut(&[Unit]) -> bool> Oracle for ShuffledOracle<F> {
+    fn test(&mut self, candidate: &[Unit]) -> Verdict {
+        self.calls += 1;
+        Verdict::from_bool((self.judge)(candidate))
+    }
+
+    fn width(&self) -> usize {
+        self.width
+    }
+
+    fn start(&mut self, ticket: Ticket, _parent: Option<Ticket>, candidate: &[Unit]) -> Started {
+        assert!(self.running.len() < self.width, "more tests than workers");
+        let verdict = self.test(candidate);
+        if self.width > 1 && self.random(8) == 0 {
+            return Started::Known(verdict); // as from a cache
+        }
+        self.running.push((ticket, verdict));
+        self.peak = self.peak.max(self.running.len());
+        Started::Running
+    }
+
+    fn finish_one(&mut self) -> Option<(Ticket, Option<Verdict>)> {
+        if self.running.is_empty() {
+            return None;
+        }
+        let i = self.random(self.running.len());
+        let (ticket, verdict) = self.running.swap_remove(i);
+        let lost = self.width > 1 && self.random(16) == 0;
+        if self.cancelled.remove(&ticket) || lost {
+            return Some((ticket, None));
+        }
+        Some((ticket, Some(verdict)))
+    }
+
+    fn cancel(&mut self, tickets: &[Ticket]) {
+        self.cancelled.extend(tickets);
+    }
+
+    fn commit(&mut self, _ticket: Ticket, candidate: &[Unit]) {
+        self.committed.push(candidate.to_vec());
+    }
+}
