@@ -27,6 +27,8 @@ Register-ArgumentCompleter -Native -CommandName 'reduce' -ScriptBlock {
             [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Run this many tests at once (the result does not depend on it) [default: number of cores]')
             [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Run this many tests at once (the result does not depend on it) [default: number of cores]')
             [CompletionResult]::new('--temp-dir', '--temp-dir', [CompletionResultType]::ParameterName, 'Where candidates are written and tests run [default: $TMPDIR]')
+            [CompletionResult]::new('--launcher', '--launcher', [CompletionResultType]::ParameterName, 'Run each test as a job through this command prefix, e.g. ''srun -Q -J {name} --chdir={dir} --'' ({dir}: the candidate''s directory, {name}: a job name unique to the run, {timeout}: seconds). The timeout is enforced inside the job; -j is the number of jobs in flight')
+            [CompletionResult]::new('--work-dir', '--work-dir', [CompletionResultType]::ParameterName, 'Where candidate directories are created for --launcher: a directory every node sees at the same path (a shared filesystem) [default: --temp-dir]')
             [CompletionResult]::new('-a', '-a', [CompletionResultType]::ParameterName, 'Reduction algorithm [default: perses for files a grammar covers, ddmin otherwise]')
             [CompletionResult]::new('--algo', '--algo', [CompletionResultType]::ParameterName, 'Reduction algorithm [default: perses for files a grammar covers, ddmin otherwise]')
             [CompletionResult]::new('--unit', '--unit', [CompletionResultType]::ParameterName, 'What ddmin deletes')

@@ -23,7 +23,7 @@ _reduce() {
 
     case "${cmd}" in
         reduce)
-            opts="-t -j -a -o -q -v -h -V --test --timeout --jobs --check-determinism --temp-dir --algo --unit --lang --max-attempts --no-prefilter --no-cache --output --force --stats-json --quiet --verbose --generate-completions --generate-man --dump-tree --help --version"
+            opts="-t -j -a -o -q -v -h -V --test --timeout --jobs --check-determinism --temp-dir --launcher --work-dir --algo --unit --lang --max-attempts --no-prefilter --no-cache --output --force --stats-json --quiet --verbose --generate-completions --generate-man --dump-tree --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -50,6 +50,14 @@ _reduce() {
                     return 0
                     ;;
                 --temp-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --launcher)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --work-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

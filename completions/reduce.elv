@@ -24,6 +24,8 @@ set edit:completion:arg-completer[reduce] = {|@words|
             cand -j 'Run this many tests at once (the result does not depend on it) [default: number of cores]'
             cand --jobs 'Run this many tests at once (the result does not depend on it) [default: number of cores]'
             cand --temp-dir 'Where candidates are written and tests run [default: $TMPDIR]'
+            cand --launcher 'Run each test as a job through this command prefix, e.g. ''srun -Q -J {name} --chdir={dir} --'' ({dir}: the candidate''s directory, {name}: a job name unique to the run, {timeout}: seconds). The timeout is enforced inside the job; -j is the number of jobs in flight'
+            cand --work-dir 'Where candidate directories are created for --launcher: a directory every node sees at the same path (a shared filesystem) [default: --temp-dir]'
             cand -a 'Reduction algorithm [default: perses for files a grammar covers, ddmin otherwise]'
             cand --algo 'Reduction algorithm [default: perses for files a grammar covers, ddmin otherwise]'
             cand --unit 'What ddmin deletes'

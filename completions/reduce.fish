@@ -2,6 +2,8 @@ complete -c reduce -s t -l test -d 'The interestingness test: exit 0 = interesti
 complete -c reduce -l timeout -d 'Seconds before a test run is killed and counted as not interesting [default: 10x the original\'s test time, between 1 and 300]' -r
 complete -c reduce -s j -l jobs -d 'Run this many tests at once (the result does not depend on it) [default: number of cores]' -r
 complete -c reduce -l temp-dir -d 'Where candidates are written and tests run [default: $TMPDIR]' -r -F
+complete -c reduce -l launcher -d 'Run each test as a job through this command prefix, e.g. \'srun -Q -J {name} --chdir={dir} --\' ({dir}: the candidate\'s directory, {name}: a job name unique to the run, {timeout}: seconds). The timeout is enforced inside the job; -j is the number of jobs in flight' -r
+complete -c reduce -l work-dir -d 'Where candidate directories are created for --launcher: a directory every node sees at the same path (a shared filesystem) [default: --temp-dir]' -r -F
 complete -c reduce -s a -l algo -d 'Reduction algorithm [default: perses for files a grammar covers, ddmin otherwise]' -r -f -a "ddmin\t'Delta debugging over lines (or chars with --unit char)'
 bytes\t'Chunk deletion over raw bytes, certified one-minimal'
 hdd\t'Hierarchical delta debugging over the parse tree'

@@ -180,6 +180,7 @@ impl Session {
             timeout: cfg.timeout.unwrap_or(cli::MAX_DEFAULT_TIMEOUT),
             verbose: cfg.verbose,
             temp_root: cfg.temp_dir.clone(),
+            launcher: cfg.launcher.clone(),
         };
         // the bytes reducer tests one candidate at a time: one worker is enough
         let jobs = if algo == Algo::Bytes { 1 } else { cfg.jobs };

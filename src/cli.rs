@@ -101,6 +101,17 @@ pub struct Args {
     #[arg(long, value_name = "DIR", help_heading = "Oracle options")]
     pub temp_dir: Option<PathBuf>,
 
+    /// Run each test as a job through this command prefix, e.g. 'srun -Q -J {name} --chdir={dir}
+    /// --' ({dir}: the candidate's directory, {name}: a job name unique to the run, {timeout}:
+    /// seconds). The timeout is enforced inside the job; -j is the number of jobs in flight
+    #[arg(long, value_name = "TEMPLATE", help_heading = "Oracle options")]
+    pub launcher: Option<String>,
+
+    /// Where candidate directories are created for --launcher: a directory every node sees at
+    /// the same path (a shared filesystem) [default: --temp-dir]
+    #[arg(long, value_name = "DIR", help_heading = "Oracle options")]
+    pub work_dir: Option<PathBuf>,
+
     /// Reduction algorithm [default: perses for files a grammar covers, ddmin otherwise]
     #[arg(short, long, value_enum, help_heading = "Reduction options")]
     pub algo: Option<Algo>,
@@ -183,6 +194,7 @@ pub struct Config {
     pub timeout: Option<Duration>,
     pub jobs: usize,
     pub temp_dir: Option<PathBuf>,
+    pub launcher: Option<crate::launcher::Launcher>,
     pub max_attempts: Option<u64>,
     pub prefilter: bool,
     pub cache: bool,
@@ -220,6 +232,12 @@ impl Args {
             Some(p) if p.as_os_str() == "-" => Output::Stdout,
             Some(p) => Output::File(p),
         };
+        let launcher = match &self.launcher {
+            Some(t) => {
+                Some(crate::launcher::Launcher::parse(t).map_err(|e| usage(format!("{e:#}")))?)
+            }
+            None => None,
+        };
         let jobs = self
             .jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -233,7 +251,8 @@ impl Args {
             lang: self.lang,
             timeout,
             jobs,
-            temp_dir: self.temp_dir,
+            temp_dir: self.work_dir.or(self.temp_dir),
+            launcher,
             max_attempts: self.max_attempts,
             prefilter: !self.no_prefilter,
             cache: !self.no_cache,

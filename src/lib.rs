@@ -5,6 +5,7 @@
 pub mod app;
 pub mod cli;
 pub mod exit;
+pub mod launcher;
 pub mod oracle;
 pub mod pool;
 pub mod progress;

@@ -26,6 +26,7 @@ use anyhow::{Context, bail};
 use tempfile::TempDir;
 use wait_timeout::ChildExt;
 
+use crate::launcher::{self, Launcher};
 use crate::signal;
 
 /// How much of the end of stdout and stderr a verbose run keeps.
@@ -33,6 +34,13 @@ pub const CAPTURE_LIMIT: usize = 4096;
 
 /// The longest stretch the oracle waits without looking at the interrupt flag.
 const POLL_SLICE: Duration = Duration::from_millis(10);
+
+/// A launched job may take this long beyond three times the timeout (queueing) before it is
+/// given up as lost.
+const JOB_BACKSTOP: Duration = Duration::from_secs(600);
+
+/// How long a launcher has to end its job after SIGTERM.
+const JOB_GRACE: Duration = Duration::from_secs(3);
 
 /// How often a spawn that failed with "Text file busy" is retried.
 const BUSY_RETRIES: u32 = 10;
@@ -91,6 +99,8 @@ pub struct ScriptConfig {
     pub verbose: bool,
     /// Where to create the private directories (`--temp-dir`); `None` means the system default.
     pub temp_root: Option<PathBuf>,
+    /// Run each test as a job through this launcher (`--launcher`) instead of locally.
+    pub launcher: Option<Launcher>,
 }
 
 /// Runs the test script on candidates, one at a time, in a private directory.
@@ -102,6 +112,9 @@ pub struct ScriptOracle {
     capture: Option<TempDir>,
     /// Set by another thread to kill the current run (see [`ScriptOracle::cancel_flag`]).
     cancel: Arc<AtomicBool>,
+    /// With a launcher: a private directory beside `work` holding the job wrapper and the
+    /// status files, and the wrapper's path.
+    jobs: Option<(TempDir, PathBuf)>,
 }
 
 impl ScriptOracle {
@@ -117,12 +130,21 @@ impl ScriptOracle {
             true => Some(private_dir(cfg.temp_root.as_deref(), "reduce-output-")?),
             false => None,
         };
+        let jobs = match cfg.launcher {
+            Some(_) => {
+                let jobs = private_dir(cfg.temp_root.as_deref(), "reduce-job-")?;
+                let wrapper = launcher::write_wrapper(jobs.path())?;
+                Some((jobs, wrapper))
+            }
+            None => None,
+        };
         Ok(ScriptOracle {
             cfg,
             dir,
             work,
             capture,
             cancel: Arc::default(),
+            jobs,
         })
     }
 
@@ -158,8 +180,13 @@ impl ScriptOracle {
         self.reset_dir()?;
         let path = self.write_candidate(candidate)?;
         let start = Instant::now();
-        let mut child = self.spawn(&path)?;
-        let status = self.wait(&mut child)?;
+        let status = match self.cfg.launcher.is_some() {
+            true => self.run_job(&path)?,
+            false => {
+                let mut child = self.spawn(&path)?;
+                self.wait(&mut child)?
+            }
+        };
         let elapsed = start.elapsed();
         let (stdout, stderr) = self.read_captures();
         let interesting = status == RunStatus::Exited(0);
@@ -245,6 +272,89 @@ impl ScriptOracle {
             if let Some(status) = waited.context("failed to wait for the test script")? {
                 kill_group(child);
                 return Ok(exit_status(status));
+            }
+        }
+    }
+
+    /// Runs the test as a job through the launcher, launching again (a bounded number of
+    /// times) when the job ends without a status: that is the infrastructure, not a verdict.
+    fn run_job(&self, candidate: &Path) -> anyhow::Result<RunStatus> {
+        let (Some(launcher), Some((jobs, wrapper))) = (&self.cfg.launcher, &self.jobs) else {
+            bail!("run_job without a launcher (internal error)");
+        };
+        static SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        let mut last = launcher::JobStatus::NotStarted;
+        for _ in 0..launcher::LAUNCH_ATTEMPTS {
+            let seq = SEQ.fetch_add(1, Ordering::Relaxed);
+            let name = launcher.job_name(seq);
+            let status = jobs.path().join(format!("status-{seq}"));
+            let job = launcher::Job {
+                name: &name,
+                dir: &self.dir,
+                wrapper,
+                status: &status,
+                script: &self.cfg.script,
+                candidate,
+                timeout: self.cfg.timeout,
+            };
+            let mut command = launcher.command(&job);
+            command
+                .current_dir(&self.dir)
+                .stdin(Stdio::null())
+                .stdout(self.output_sink("stdout")?)
+                .stderr(self.output_sink("stderr")?)
+                .process_group(0);
+            let mut child = spawn_retrying_busy(&mut command).with_context(|| {
+                format!(
+                    "failed to start the --launcher command {:?}",
+                    command.get_program()
+                )
+            })?;
+            if let Some(stopped) = self.wait_job(&mut child, &name)? {
+                let _ = fs::remove_file(&status);
+                return Ok(stopped);
+            }
+            last = launcher::read_status(&status);
+            match last {
+                launcher::JobStatus::Exited(124) => return Ok(RunStatus::TimedOut),
+                launcher::JobStatus::Exited(code) => return Ok(RunStatus::Exited(code)),
+                _ => {}
+            }
+        }
+        bail!(
+            "{} jobs in a row ended without a verdict ({last:?}): check the --launcher command (run with -v to see its output)",
+            launcher::LAUNCH_ATTEMPTS
+        )
+    }
+
+    /// Waits for a launched job. `Some` when it was stopped (cancelled, interrupted, or past
+    /// the local backstop: then a lost job); `None` when the launcher exited by itself.
+    fn wait_job(&self, child: &mut Child, name: &str) -> anyhow::Result<Option<RunStatus>> {
+        // the timeout is enforced inside the job; this only catches a job that never returns
+        let backstop = Instant::now() + self.cfg.timeout.saturating_mul(3) + JOB_BACKSTOP;
+        loop {
+            let stop = if signal::interrupted() {
+                Some(RunStatus::Interrupted)
+            } else if self.cancel.load(Ordering::Relaxed) {
+                Some(RunStatus::Cancelled)
+            } else if Instant::now() >= backstop {
+                Some(RunStatus::TimedOut)
+            } else {
+                None
+            };
+            if let Some(status) = stop {
+                terminate_job(child, name)?;
+                return Ok((status != RunStatus::TimedOut).then_some(status));
+            }
+            let waited = child
+                .wait_timeout(POLL_SLICE)
+                .inspect_err(|_| kill_group(child));
+            if waited
+                .context("failed to wait for the --launcher command")?
+                .is_some()
+            {
+                kill_group(child);
+                return Ok(None);
             }
         }
     }
@@ -396,6 +506,35 @@ fn stop(child: &mut Child, status: RunStatus) -> anyhow::Result<RunStatus> {
     Ok(status)
 }
 
+/// Ends a launched job: SIGTERM to the launcher's process group (`srun` then cancels the job),
+/// and if it has not ended after a grace period, `scancel` by name and SIGKILL.
+fn terminate_job(child: &mut Child, name: &str) -> anyhow::Result<()> {
+    signal_group(child, libc::SIGTERM);
+    let grace = Instant::now() + JOB_GRACE;
+    while Instant::now() < grace {
+        if child.wait_timeout(POLL_SLICE)?.is_some() {
+            kill_group(child);
+            return Ok(());
+        }
+    }
+    launcher::scancel_name(name);
+    kill_group(child);
+    child
+        .wait()
+        .context("failed to reap the --launcher command")?;
+    Ok(())
+}
+
+fn signal_group(child: &Child, signal: libc::c_int) {
+    let Ok(pgid) = libc::pid_t::try_from(child.id()) else {
+        return;
+    };
+    // SAFETY: killpg has no memory-safety preconditions.
+    unsafe {
+        libc::killpg(pgid, signal);
+    }
+}
+
 /// SIGKILLs the process group led by `child`. ESRCH (the group is already gone) is fine.
 fn kill_group(child: &Child) {
     let Ok(pgid) = libc::pid_t::try_from(child.id()) else {
@@ -456,6 +595,7 @@ mod tests {
             timeout: Duration::from_secs(30),
             verbose,
             temp_root: None,
+            launcher: None,
         }
     }
 

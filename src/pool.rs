@@ -34,6 +34,8 @@ pub struct Pool {
     workers: Vec<Worker>,
     done: Receiver<Done>,
     timeout: Duration,
+    /// With a launcher: the name prefix of every job of this run (cancelled on drop).
+    job_prefix: Option<String>,
 }
 
 impl Pool {
@@ -47,6 +49,7 @@ impl Pool {
             workers,
             done,
             timeout: cfg.timeout,
+            job_prefix: cfg.launcher.as_ref().map(|l| l.prefix().to_string()),
         })
     }
 
@@ -128,6 +131,10 @@ impl Drop for Pool {
             if let Some(h) = w.handle.take() {
                 let _ = h.join();
             }
+        }
+        // whatever the launcher left queued or running under this run's names
+        if let Some(prefix) = &self.job_prefix {
+            crate::launcher::cancel_by_prefix(prefix);
         }
     }
 }

@@ -265,7 +265,12 @@ impl<'p> Chain<'p> {
                 return Some(verdict);
             }
             if planned {
-                let (done, verdict) = oracle.finish_one()?;
+                let Some((done, verdict)) = oracle.finish_one() else {
+                    // nothing runs and the current candidate could not start: the run is
+                    // stopping; charging it tells the oracle why, as the serial run would
+                    oracle.charge(head?);
+                    return None;
+                };
                 self.heard(done, verdict);
                 planned = false;
                 continue;
