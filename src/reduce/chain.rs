@@ -18,6 +18,9 @@ use super::{Deltas, Oracle, Policy, Started, Ticket, Unit, Verdict, new_ticket, 
 /// A success branch is not built past this index of a pass (replaying further costs too much).
 const MAX_BRANCH_INDEX: usize = 4096;
 
+/// A path step meaning "the pass after this one ends without a success".
+const FAILED: usize = usize::MAX;
+
 /// One candidate of a pass node: the configuration it would leave, and its ticket.
 struct Cand {
     ticket: Ticket,
@@ -90,6 +93,9 @@ impl<'p> PassNode<'p> {
     }
 
     fn make_branch(&self, i: usize) -> Option<Box<PassNode<'p>>> {
+        if i == FAILED {
+            return self.make_fail_branch();
+        }
         if i > MAX_BRANCH_INDEX {
             return None;
         }
@@ -101,6 +107,22 @@ impl<'p> PassNode<'p> {
             return None;
         }
         let next = PassNode::new(cand.candidate.clone(), Some(policy), Some(cand.ticket));
+        Some(Box::new(next))
+    }
+
+    /// The pass that follows this one if none of its candidates succeeds: a fork that proposed
+    /// them all, told the pass failed. Same configuration (and baseline) as this pass.
+    fn make_fail_branch(&self) -> Option<Box<PassNode<'p>>> {
+        if !self.exhausted {
+            return None;
+        }
+        let mut policy = self.base.as_ref()?.fork()?;
+        let proposed = policy.propose(&self.config).count();
+        debug_assert_eq!(proposed, self.cands.len());
+        if !policy.on_reduced(None) {
+            return None;
+        }
+        let next = PassNode::new(self.config.clone(), Some(policy), self.origin);
         Some(Box::new(next))
     }
 
@@ -137,6 +159,26 @@ impl Ord for Item {
         self.prob
             .total_cmp(&other.prob)
             .then(other.seq.cmp(&self.seq))
+    }
+}
+
+/// The nodes still to consider, most probable first.
+#[derive(Default)]
+struct Frontier {
+    heap: BinaryHeap<Item>,
+    seq: u64,
+}
+
+impl Frontier {
+    fn push(&mut self, prob: f64, path: Vec<usize>, index: usize) {
+        self.seq += 1;
+        let seq = self.seq;
+        self.heap.push(Item {
+            prob,
+            seq,
+            path,
+            index,
+        });
     }
 }
 
@@ -321,38 +363,30 @@ impl<'p> Chain<'p> {
         if !self.pull_root(k, live) {
             return Plan::Exhausted;
         }
-        let mut heap = BinaryHeap::new();
-        let mut seq = 0;
-        let mut push = |heap: &mut BinaryHeap<Item>, prob: f64, path: Vec<usize>, index: usize| {
-            seq += 1;
-            heap.push(Item {
-                prob,
-                seq,
-                path,
-                index,
-            });
-        };
-        push(&mut heap, 1.0, Vec::new(), k);
+        let mut frontier = Frontier::default();
+        frontier.push(1.0, Vec::new(), k);
         let mut budget = if self.width == 1 {
             1
         } else {
             4 * self.width + 16
         };
         let mut visited = Vec::new();
-        while let Some(item) = heap.pop() {
+        while let Some(item) = frontier.heap.pop() {
             if budget == 0 {
                 break;
             }
             budget -= 1;
             let current = item.path.is_empty() && item.index == k;
-            if item.path.is_empty() && !self.pull_root(item.index, live) {
-                continue;
-            }
+            let in_root = item.path.is_empty() && self.pull_root(item.index, live);
             let full = self.running.len() >= self.width;
             let Some(node) = node_at(&mut self.root, &item.path) else {
                 continue;
             };
-            if !node.pull_replay(item.index) {
+            if !in_root && !node.pull_replay(item.index) {
+                // past the end of the pass: what follows if it fails
+                if self.width > 1 && item.index == node.cands.len() {
+                    frontier.push(item.prob, [&item.path[..], &[FAILED]].concat(), 0);
+                }
                 continue;
             }
             let (ticket, origin) = (node.cands[item.index].ticket, node.origin);
@@ -360,45 +394,37 @@ impl<'p> Chain<'p> {
                 .kind
                 .get_or_insert_with(|| pass_kind(node.base.as_deref(), &mut self.kinds));
             let p = self.odds.success(kind, item.index);
-            let mut state = self.verdicts.get(&ticket).copied().map(Started::Known);
-            match self.running.get(&ticket) {
-                Some(true) if state.is_none() => state = Some(Started::Running),
-                // cancelled and not yet reported: it may start again once it has
-                Some(false) if state.is_none() => continue,
-                _ => {}
-            }
-            if state.is_none() {
-                if full {
+            let state = match ticket_state(&self.verdicts, &self.running, ticket) {
+                Err(()) => continue, // cancelled, not yet reported: may start once it has
+                Ok(Some(state)) => state,
+                Ok(None) if full => {
                     if current {
                         self.make_room(&visited, oracle);
                     }
                     break;
                 }
-                let started = oracle.start(ticket, origin, &node.cands[item.index].candidate);
-                match started {
-                    Started::Running => {
-                        self.running.insert(ticket, true);
-                    }
-                    Started::Known(v) => {
-                        self.verdicts.insert(ticket, v);
-                    }
-                    // no verdict will come from this start; if it was the current candidate the
-                    // loop waits for the tests still running and asks again, or stops
-                    Started::Unknown => return Plan::Ready,
+                Ok(None) => {
+                    let started = oracle.start(ticket, origin, &node.cands[item.index].candidate);
+                    match started {
+                        Started::Running => self.running.insert(ticket, true).map(drop),
+                        Started::Known(v) => self.verdicts.insert(ticket, v).map(drop),
+                        // no verdict will come; if this was the current candidate the loop
+                        // waits for the tests still running and asks again, or stops
+                        Started::Unknown => return Plan::Ready,
+                    };
+                    started
                 }
-                state = Some(started);
-            }
-            let mut succ = item.path.clone();
-            succ.push(item.index);
+            };
+            let succ = [&item.path[..], &[item.index]].concat();
             match state {
-                Some(Started::Known(Verdict::Interesting)) => push(&mut heap, item.prob, succ, 0),
-                Some(Started::Known(Verdict::NotInteresting)) => {
-                    push(&mut heap, item.prob, item.path, item.index + 1)
+                Started::Known(Verdict::Interesting) => frontier.push(item.prob, succ, 0),
+                Started::Known(Verdict::NotInteresting) => {
+                    frontier.push(item.prob, item.path, item.index + 1)
                 }
                 _ => {
                     visited.push(ticket);
-                    push(&mut heap, item.prob * p, succ, 0);
-                    push(&mut heap, item.prob * (1.0 - p), item.path, item.index + 1);
+                    frontier.push(item.prob * p, succ, 0);
+                    frontier.push(item.prob * (1.0 - p), item.path, item.index + 1);
                 }
             }
         }
@@ -446,7 +472,25 @@ impl<'p> Chain<'p> {
         (ticket, cand)
     }
 
-    /// The real pass ended without a commit: nothing predicted is of use any more.
+    /// The real pass ended. If it ran out of candidates, the predicted pass after a failure
+    /// becomes the prediction for the next pass; otherwise (stopping) nothing is of use.
+    pub fn end_pass(&mut self, oracle: &mut dyn Oracle) {
+        let Some(mut root) = self.root.take() else {
+            return;
+        };
+        let next = match root.exhausted && root.cands.len() <= self.live_pos {
+            true => root.branches.remove(&FAILED).flatten(),
+            false => None,
+        };
+        let mut keep = HashSet::new();
+        if let Some(n) = &next {
+            n.collect_tickets(&mut keep);
+        }
+        self.retain(&keep, oracle);
+        self.root = next;
+    }
+
+    /// Nothing predicted is of use any more.
     pub fn abandon(&mut self, oracle: &mut dyn Oracle) {
         self.root = None;
         self.retain(&HashSet::new(), oracle);
@@ -480,6 +524,23 @@ impl<'p> Chain<'p> {
     }
 }
 
+/// What is known of `ticket`: a verdict, running, or nothing (`None`). `Err`: cancelled and
+/// not yet reported.
+fn ticket_state(
+    verdicts: &HashMap<Ticket, Verdict>,
+    running: &HashMap<Ticket, bool>,
+    ticket: Ticket,
+) -> Result<Option<Started>, ()> {
+    if let Some(&v) = verdicts.get(&ticket) {
+        return Ok(Some(Started::Known(v)));
+    }
+    match running.get(&ticket) {
+        Some(true) => Ok(Some(Started::Running)),
+        Some(false) => Err(()),
+        None => Ok(None),
+    }
+}
+
 /// The pass node at `path` (success indices from the root), building branches on the way.
 fn node_at<'a, 'p>(
     root: &'a mut Option<Box<PassNode<'p>>>,
@@ -493,123 +554,5 @@ fn node_at<'a, 'p>(
 }
 
 #[cfg(test)]
-mod tests {
-    use crate::reduce::ddmin::{Ddmin, Sweep};
-    use crate::reduce::hdd::Hdd;
-    use crate::reduce::perses::Perses;
-    use crate::reduce::shuffled::ShuffledOracle;
-    use crate::reduce::{Policy, Unit, reduce};
-    use crate::tree::toy::{example_tree, parses};
-
-    /// A deterministic, non-monotone verdict that keeps the full input.
-    fn chaotic(c: &[Unit], full: usize, seed: u64) -> bool {
-        let h = c.iter().fold(seed, |h, &u| {
-            (h ^ u64::from(u)).wrapping_mul(0x100_0000_01b3)
-        });
-        c.len() == full || h % 3 != 0
-    }
-
-    /// Result and committed sequence at `width` with a shuffling oracle.
-    fn run(
-        width: usize,
-        seed: u64,
-        units: Vec<Unit>,
-        judge: impl FnMut(&[Unit]) -> bool,
-        policy: &mut dyn Policy,
-    ) -> (Vec<Unit>, Vec<Vec<Unit>>, usize) {
-        let mut oracle = ShuffledOracle::new(judge, width, seed);
-        let result = reduce(units, &mut oracle, policy);
-        (result, oracle.committed, oracle.peak)
-    }
-
-    #[test]
-    fn every_width_commits_the_serial_sequence_for_list_minimizers() {
-        for seed in 0..20u64 {
-            let full = 30;
-            let units: Vec<Unit> = (0..full as Unit).collect();
-            let judge = |c: &[Unit]| chaotic(c, full, seed);
-            let serial = run(1, seed, units.clone(), judge, &mut Sweep::new());
-            let plain = reduce(
-                units.clone(),
-                &mut super::super::FnOracle(judge),
-                &mut Sweep::new(),
-            );
-            assert_eq!(serial.0, plain);
-            for width in [2, 3, 8, 17] {
-                let wide = run(width, seed + 99, units.clone(), judge, &mut Sweep::new());
-                assert_eq!(
-                    (&wide.0, &wide.1),
-                    (&serial.0, &serial.1),
-                    "sweep -j{width} seed {seed}"
-                );
-                let a = run(1, seed, units.clone(), judge, &mut Ddmin);
-                let b = run(width, seed + 7, units.clone(), judge, &mut Ddmin);
-                assert_eq!((a.0, a.1), (b.0, b.1), "ddmin -j{width} seed {seed}");
-            }
-        }
-    }
-
-    #[test]
-    fn every_width_commits_the_serial_sequence_for_tree_policies() {
-        let tree = example_tree();
-        let crash = tree.token("crash");
-        let judge = |c: &[Unit]| c.contains(&crash) && parses(&tree.render(c));
-        for width in [1, 2, 4, 8] {
-            for seed in 0..10u64 {
-                let mut hdd = Hdd::new(&tree.arena, Sweep::new);
-                let h = run(width, seed, tree.all_units(), judge, &mut hdd);
-                let mut serial_hdd = Hdd::new(&tree.arena, Sweep::new);
-                let hs = run(1, 0, tree.all_units(), judge, &mut serial_hdd);
-                assert_eq!((h.0, h.1), (hs.0, hs.1), "hdd -j{width}");
-                let p = run(
-                    width,
-                    seed,
-                    tree.all_units(),
-                    judge,
-                    &mut Perses::new(&tree.arena, || Ddmin),
-                );
-                let ps = run(
-                    1,
-                    0,
-                    tree.all_units(),
-                    judge,
-                    &mut Perses::new(&tree.arena, || Ddmin),
-                );
-                assert_eq!(tree.render(&p.0), "int main ( ) { crash ( ) ; }");
-                assert_eq!((p.0, p.1), (ps.0, ps.1), "perses -j{width}");
-            }
-        }
-    }
-
-    #[test]
-    fn a_chain_of_successes_keeps_every_worker_busy() {
-        // deleting any unit but 0 succeeds: the serial run is a long chain of successes
-        let units: Vec<Unit> = (0..200).collect();
-        let (result, committed, peak) =
-            run(8, 5, units, |c: &[Unit]| c.contains(&0), &mut Sweep::new());
-        assert_eq!(result, [0]);
-        assert!(!committed.is_empty());
-        assert_eq!(
-            peak, 8,
-            "speculation along the success chain fills the workers"
-        );
-    }
-
-    #[test]
-    fn width_one_tests_only_what_the_serial_loop_tests() {
-        let mut calls = 0;
-        let mut oracle = ShuffledOracle::new(
-            |c: &[Unit]| {
-                calls += 1;
-                c.contains(&2) && c.contains(&7)
-            },
-            1,
-            3,
-        );
-        let result = reduce((1..=8).collect(), &mut oracle, &mut Ddmin);
-        assert_eq!(result, [2, 7]);
-        assert_eq!(oracle.peak, 1);
-        drop(oracle);
-        assert_eq!(calls, 33, "the spec's DDMin vector");
-    }
-}
+#[path = "chain_tests.rs"]
+mod tests;

@@ -222,7 +222,7 @@ fn pass<'p>(
             None => break,
         }
     }
-    chain.abandon(oracle);
+    chain.end_pass(oracle);
     None
 }
 

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Scaling with -j, runnable on a 2-core machine: the test is a case's real test plus `sleep 0.2`,
+# so most of a test run is waiting and N workers can overlap N runs.
+#
+#   bench/scaling.sh [-j "1 2 4 8 16 32"] [-l JOBS] CASE_DIR...
+#
+# CASE_DIR holds input.c and test.sh (or interesting.sh), e.g. fixtures/inventory or a prepared
+# case of /work/shared/bench/cases. For each case and each -j: wall time, speedup over -j1,
+# test runs, worker utilisation test_seconds / (wall x j), and whether the output is
+# byte-identical to -j1's. With -l JOBS (and SLURM_CONF set, see scripts/slurm-start.sh) the
+# same run also goes through `srun` at -j JOBS. Rows go to bench/scaling.tsv (appended), the
+# Markdown table to stdout. Extra reduce flags: $REDUCE_ARGS. One reduction at a time.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+widths="1 2 4 8 16 32"
+slurm_jobs=""
+while getopts "j:l:" opt; do
+  case $opt in j) widths=$OPTARG ;; l) slurm_jobs=$OPTARG ;; *) exit 2 ;; esac
+done
+shift $((OPTIND - 1))
+[ $# -gt 0 ] || { echo "usage: $0 [-j WIDTHS] [-l JOBS] CASE_DIR..." >&2; exit 2; }
+
+target=${CARGO_TARGET_DIR:-$root/target}
+(cd "$root" && cargo build --release --quiet) || { echo "build failed" >&2; exit 1; }
+bin="$target/release/reduce"
+work=$(mktemp -d "${TMPDIR:-/tmp}/reduce-scaling.XXXXXX")
+tsv="$here/scaling.tsv"
+[ -f "$tsv" ] || printf 'case\tmode\tjobs\twall_s\ttests\ttest_s\tutilisation\tfinal_bytes\tsha\n' > "$tsv"
+
+stat() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
+
+run_one() { # case_dir name mode jobs -> prints "wall tests test_s bytes sha"
+  local dir=$1 name=$2 mode=$3 jobs=$4 w test
+  w=$(mktemp -d "$work/$name.$mode.$jobs.XXXX")
+  test=$dir/test.sh
+  [ -f "$test" ] || test=$dir/interesting.sh
+  printf '#!/bin/sh\n"%s" "$@"; rc=$?\nsleep 0.2\nexit $rc\n' "$test" > "$w/test.sh"
+  chmod +x "$w/test.sh"
+  cp "$dir/input.c" "$w/input.c"
+  mkdir -p "$w/tmp"
+  local extra=()
+  if [ "$mode" = slurm ]; then
+    extra=(--launcher 'srun -Q -J {name} --chdir={dir} --' --work-dir "$w/tmp")
+  else
+    extra=(--temp-dir "$w/tmp")
+  fi
+  (cd "$w" && "$bin" -q -j "$jobs" "${extra[@]}" ${REDUCE_ARGS:-} --stats-json "$w/stats.json" \
+      --test "$w/test.sh" -o "$w/out.c" input.c) || { echo "reduce failed in $w" >&2; return 1; }
+  echo "$(stat "$w/stats.json" wall_seconds) $(stat "$w/stats.json" tests) \
+$(stat "$w/stats.json" test_seconds) $(wc -c < "$w/out.c") $(sha256sum "$w/out.c" | cut -c1-12)"
+}
+
+for dir in "$@"; do
+  dir=$(cd "$dir" && pwd)
+  name=$(basename "$dir")
+  echo "## $name (test + sleep 0.2)"
+  echo
+  echo "| mode | -j | wall s | speedup | test runs | utilisation | output |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | --- |"
+  base_wall="" base_sha=""
+  modes=()
+  for j in $widths; do modes+=("local:$j"); done
+  [ -n "$slurm_jobs" ] && modes+=("slurm:$slurm_jobs")
+  for m in "${modes[@]}"; do
+    mode=${m%%:*} j=${m##*:}
+    read -r wall tests test_s bytes sha < <(run_one "$dir" "$name" "$mode" "$j") || continue
+    [ -z "$base_wall" ] && { base_wall=$wall; base_sha=$sha; }
+    util=$(python3 -c "print(f'{$test_s / ($wall * $j):.2f}')")
+    speed=$(python3 -c "print(f'{$base_wall / $wall:.1f}x')")
+    same=$([ "$sha" = "$base_sha" ] && echo "identical ($sha)" || echo "DIFFERS ($sha vs $base_sha)")
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$mode" "$j" "$wall" "$tests" "$test_s" \
+      "$util" "$bytes" "$sha" >> "$tsv"
+    printf '| %s | %s | %.1f | %s | %s | %s | %s |\n' "$mode" "$j" "$wall" "$speed" "$tests" "$util" "$same"
+  done
+  echo
+done
+rm -rf "$work"

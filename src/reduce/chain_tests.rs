@@ -1,0 +1,120 @@
+//! Tests of the speculation: every width commits the serial sequence.
+
+use crate::reduce::ddmin::{Ddmin, Sweep};
+use crate::reduce::hdd::Hdd;
+use crate::reduce::perses::Perses;
+use crate::reduce::shuffled::ShuffledOracle;
+use crate::reduce::{Policy, Unit, reduce};
+use crate::tree::toy::{example_tree, parses};
+
+/// A deterministic, non-monotone verdict that keeps the full input.
+fn chaotic(c: &[Unit], full: usize, seed: u64) -> bool {
+    let h = c.iter().fold(seed, |h, &u| {
+        (h ^ u64::from(u)).wrapping_mul(0x100_0000_01b3)
+    });
+    c.len() == full || h % 3 != 0
+}
+
+/// Result and committed sequence at `width` with a shuffling oracle.
+fn run(
+    width: usize,
+    seed: u64,
+    units: Vec<Unit>,
+    judge: impl FnMut(&[Unit]) -> bool,
+    policy: &mut dyn Policy,
+) -> (Vec<Unit>, Vec<Vec<Unit>>, usize) {
+    let mut oracle = ShuffledOracle::new(judge, width, seed);
+    let result = reduce(units, &mut oracle, policy);
+    (result, oracle.committed, oracle.peak)
+}
+
+#[test]
+fn every_width_commits_the_serial_sequence_for_list_minimizers() {
+    for seed in 0..20u64 {
+        let full = 30;
+        let units: Vec<Unit> = (0..full as Unit).collect();
+        let judge = |c: &[Unit]| chaotic(c, full, seed);
+        let serial = run(1, seed, units.clone(), judge, &mut Sweep::new());
+        let plain = reduce(
+            units.clone(),
+            &mut super::super::FnOracle(judge),
+            &mut Sweep::new(),
+        );
+        assert_eq!(serial.0, plain);
+        for width in [2, 3, 8, 17] {
+            let wide = run(width, seed + 99, units.clone(), judge, &mut Sweep::new());
+            assert_eq!(
+                (&wide.0, &wide.1),
+                (&serial.0, &serial.1),
+                "sweep -j{width} seed {seed}"
+            );
+            let a = run(1, seed, units.clone(), judge, &mut Ddmin);
+            let b = run(width, seed + 7, units.clone(), judge, &mut Ddmin);
+            assert_eq!((a.0, a.1), (b.0, b.1), "ddmin -j{width} seed {seed}");
+        }
+    }
+}
+
+#[test]
+fn every_width_commits_the_serial_sequence_for_tree_policies() {
+    let tree = example_tree();
+    let crash = tree.token("crash");
+    let judge = |c: &[Unit]| c.contains(&crash) && parses(&tree.render(c));
+    for width in [1, 2, 4, 8] {
+        for seed in 0..10u64 {
+            let mut hdd = Hdd::new(&tree.arena, Sweep::new);
+            let h = run(width, seed, tree.all_units(), judge, &mut hdd);
+            let mut serial_hdd = Hdd::new(&tree.arena, Sweep::new);
+            let hs = run(1, 0, tree.all_units(), judge, &mut serial_hdd);
+            assert_eq!((h.0, h.1), (hs.0, hs.1), "hdd -j{width}");
+            let p = run(
+                width,
+                seed,
+                tree.all_units(),
+                judge,
+                &mut Perses::new(&tree.arena, || Ddmin),
+            );
+            let ps = run(
+                1,
+                0,
+                tree.all_units(),
+                judge,
+                &mut Perses::new(&tree.arena, || Ddmin),
+            );
+            assert_eq!(tree.render(&p.0), "int main ( ) { crash ( ) ; }");
+            assert_eq!((p.0, p.1), (ps.0, ps.1), "perses -j{width}");
+        }
+    }
+}
+
+#[test]
+fn a_chain_of_successes_keeps_every_worker_busy() {
+    // deleting any unit but 0 succeeds: the serial run is a long chain of successes
+    let units: Vec<Unit> = (0..200).collect();
+    let (result, committed, peak) =
+        run(8, 5, units, |c: &[Unit]| c.contains(&0), &mut Sweep::new());
+    assert_eq!(result, [0]);
+    assert!(!committed.is_empty());
+    assert_eq!(
+        peak, 8,
+        "speculation along the success chain fills the workers"
+    );
+}
+
+#[test]
+fn width_one_tests_only_what_the_serial_loop_tests() {
+    let mut calls = 0;
+    let mut oracle = ShuffledOracle::new(
+        |c: &[Unit]| {
+            calls += 1;
+            c.contains(&2) && c.contains(&7)
+        },
+        1,
+        3,
+    );
+    let result = reduce((1..=8).collect(), &mut oracle, &mut Ddmin);
+    assert_eq!(result, [2, 7]);
+    assert_eq!(oracle.peak, 1);
+    drop(oracle);
+    assert_eq!(calls, 33, "the spec's DDMin vector");
+}
