@@ -11,6 +11,8 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 
 use crate::oracle::{Outcome, ScriptConfig, ScriptOracle};
+use crate::reaper;
+use crate::tempdirs::{self, RunDir};
 
 pub type Ticket = u64;
 
@@ -36,11 +38,18 @@ pub struct Pool {
     timeout: Duration,
     /// With a launcher: the name prefix of every job of this run (cancelled on drop).
     job_prefix: Option<String>,
+    /// The run's locked temp directory holding the workers' directories; removed last.
+    _run_dir: RunDir,
 }
 
 impl Pool {
-    /// Starts `n` workers, each with its own private directory.
+    /// Starts `n` workers, each with its own private directory inside one locked run directory
+    /// (after sweeping the run directories that killed runs left behind).
     pub fn new(n: usize, cfg: &ScriptConfig) -> Result<Pool> {
+        tempdirs::sweep_stale(cfg.temp_root.as_deref());
+        let run_dir = RunDir::create(cfg.temp_root.as_deref())?;
+        let mut cfg = cfg.clone();
+        cfg.temp_root = Some(run_dir.path().to_path_buf());
         let (done_tx, done) = channel();
         let workers = (0..n.max(1))
             .map(|i| spawn_worker(i, cfg.clone(), done_tx.clone()))
@@ -50,6 +59,7 @@ impl Pool {
             done,
             timeout: cfg.timeout,
             job_prefix: cfg.launcher.as_ref().map(|l| l.prefix().to_string()),
+            _run_dir: run_dir,
         })
     }
 
@@ -59,6 +69,10 @@ impl Pool {
 
     pub fn set_timeout(&mut self, timeout: Duration) {
         self.timeout = timeout;
+    }
+
+    pub fn timeout(&self) -> Duration {
+        self.timeout
     }
 
     pub fn idle(&self) -> usize {
@@ -132,6 +146,7 @@ impl Drop for Pool {
                 let _ = h.join();
             }
         }
+        reaper::kill_all();
         // whatever the launcher left queued or running under this run's names
         if let Some(prefix) = &self.job_prefix {
             crate::launcher::cancel_by_prefix(prefix);

@@ -35,6 +35,8 @@ pub struct Tester {
     pub best: Vec<u8>,
     sink: Sink,
     max_attempts: Option<u64>,
+    /// Test runs started so far (every one counts toward --max-attempts).
+    started: u64,
     pub progress: Progress,
     verbose: bool,
     pub stop: Option<Stop>,
@@ -81,6 +83,7 @@ impl Tester {
             best: original,
             sink,
             max_attempts,
+            started: 0,
             progress,
             verbose,
             stop: None,
@@ -115,11 +118,17 @@ impl Tester {
         self.stop.is_some() || crate::signal::interrupted()
     }
 
+    /// Whether --max-attempts allows another test run.
+    pub fn budget_left(&self) -> bool {
+        self.max_attempts.is_none_or(|max| self.started < max)
+    }
+
     /// Runs the script once, uncached, and waits for it.
     pub fn run_script(&mut self, candidate: &[u8]) -> Result<Outcome> {
         let serial = new_ticket();
-        self.pool.submit(serial, candidate.to_vec());
+        self.started += 1;
         self.charged += 1;
+        self.pool.submit(serial, candidate.to_vec());
         loop {
             let (ticket, outcome) = self.pool.next_done().context("the test pool lost a run")?;
             let outcome = outcome?;
@@ -167,16 +176,20 @@ impl Tester {
             self.progress.tick(self.best.len(), &self.stats);
             return Begin::Known(hit);
         }
-        // runs beyond the budget could never be charged (and so used): do not start them
-        let committed = self.charged + self.pool.running() as u64;
-        if self.max_attempts.is_some_and(|max| committed >= max) {
-            return Begin::Refused;
+        if let Some(max) = self.max_attempts {
+            // exact: never more runs than the budget, and (so that the result is the serial
+            // run's whatever -j is) never a run the serial chain could not charge: while one
+            // runs uncharged, nothing else starts
+            if self.started >= max || self.started > self.charged {
+                return Begin::Refused;
+            }
         }
         if !self.pool.submit(ticket, candidate.to_vec()) {
             self.error = Some(anyhow::anyhow!("no idle test worker (internal error)"));
             self.stop = Some(Stop::Error);
             return Begin::Refused;
         }
+        self.started += 1;
         self.in_flight.insert(ticket, key);
         Begin::Running
     }
@@ -279,6 +292,7 @@ impl Tester {
             self.error = Some(e);
             self.stop = Some(Stop::Error);
         }
+        crate::panic::injection_point("after-improvement");
         self.progress.improved(self.best.len(), &self.stats);
     }
 
@@ -297,9 +311,9 @@ impl Tester {
             return;
         }
         let mut text = format!(
-            "reduce: test run {}: {:?} in {:.3}s ({})",
+            "reduce: test run {}: {} in {:.3}s ({})",
             self.stats.tests,
-            o.status,
+            o.status.describe(self.pool.timeout()),
             o.elapsed.as_secs_f64(),
             if o.interesting {
                 "interesting"

@@ -2,9 +2,12 @@
 
 mod cli;
 mod cluster;
+mod codes;
 mod completions;
 mod crash;
 mod golden;
+mod hygiene;
 mod props;
+mod safety;
 mod speed;
 mod util;
