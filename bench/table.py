@@ -32,3 +32,9 @@ for case, tools in by_case.items():
         same = tools["reduce"]["sha"] == tools["reduce-j1"]["sha"]
         print(f"- {case}: default -j and -j1 outputs are "
               f"{'byte-identical' if same else 'DIFFERENT'} (sha {tools['reduce']['sha']})")
+# the -j scaling section (bench/scaling.sh, bench/jobs2.sh, examples/chain_sim) is kept by hand
+import os
+scaling = os.path.join(os.path.dirname(os.path.abspath(__file__)), "scaling.md")
+if os.path.exists(scaling):
+    print()
+    print(open(scaling).read().rstrip("\n"))
