@@ -42,7 +42,10 @@ SelectTypeParameters=CR_Core
 MpiDefault=none
 ReturnToService=2
 KillWait=2
+# schedule every second (default 60): a job submitted while others complete waits for a pass
+SchedulerParameters=sched_interval=1,sched_min_interval=0
 NodeName=$host NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
+# FORCE: many short test jobs share the cores (most of a reduce test often waits)
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:64
 CONF
 
