@@ -104,7 +104,7 @@ fn main() {
         .and_then(|i| args.get(i + 1))
         .and_then(|s| s.parse().ok());
     let file = args.iter().find(|a| a.ends_with(".c") || a.ends_with(".h"));
-    let grammar = Grammar::c().unwrap();
+    let grammar = Grammar::new(&reduce::lang::c::SPEC).unwrap();
     let src = match file {
         Some(f) => std::fs::read(f).unwrap(),
         None => synthetic(tokens_arg.unwrap_or(100_000), &grammar),

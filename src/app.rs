@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use clap::CommandFactory;
 
-use crate::cli::{self, Algo, Args, Config, Lang, Output, UnitKind};
+use crate::cli::{self, Algo, Args, Config, Output, UnitKind};
 use crate::exit::{self, FailureKind, fail};
 use crate::oracle::{self, ScriptConfig};
 use crate::pool::Pool;
@@ -20,9 +20,8 @@ use crate::reduce::{Only, Unit, reduce};
 use crate::sink::Sink;
 use crate::stats::{Record, count_lines};
 use crate::tester::{SegmentsOracle, Stop, Tester, TreeOracle};
-use crate::tree::grammar::Grammar;
+use crate::tree::front::Front;
 use crate::tree::render::Segments;
-use crate::tree::ts;
 
 pub fn run(args: Args) -> Result<ExitCode> {
     if let Some(shell) = args.generate_completions {
@@ -43,15 +42,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let cfg = args.into_config()?;
     crate::signal::install().context("cannot install the SIGINT/SIGTERM handlers")?;
     let input = read_input(&cfg.input)?;
-    let grammar = grammar_for(&cfg, &input)?;
-    let algo = choose_algo(&cfg, &input, grammar.as_ref())?;
+    let front = front_for(&cfg, &input)?;
+    let algo = choose_algo(&cfg, &input, front.as_ref())?;
     if cfg.dump_tree {
-        return dump_tree(grammar.as_ref(), &input);
+        return dump_tree(front.as_ref(), &input);
     }
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let script = oracle::ensure_script_runnable(&cfg.script, &cwd)
         .map_err(|e| fail(FailureKind::BadScript, format!("{e:#}")))?;
-    Session::start(cfg, script, input, algo, grammar)?.finish()
+    Session::start(cfg, script, input, algo, front)?.finish()
 }
 
 fn print_completions(shell: clap_complete::Shell) {
@@ -97,16 +96,26 @@ fn is_text(bytes: &[u8]) -> bool {
     !bytes.contains(&0) && std::str::from_utf8(bytes).is_ok()
 }
 
-fn grammar_for(cfg: &Config, input: &[u8]) -> Result<Option<Grammar>> {
-    let c = Grammar::c()?;
-    let wanted = cfg.lang == Some(Lang::C) || c.claims(&cfg.input);
-    let usable = wanted && (is_text(input) || cfg.algo.is_some_and(Algo::needs_tree));
-    Ok(usable.then_some(c))
+/// The tree front end for the input: the language `--lang` names or the extension claims,
+/// else the bracket tree for any other text. `None` for binary input unless a tree algorithm
+/// was asked for (then [`choose_algo`] explains why it cannot run).
+fn front_for(cfg: &Config, input: &[u8]) -> Result<Option<Front>> {
+    if !is_text(input) && !cfg.algo.is_some_and(Algo::needs_tree) {
+        return Ok(None);
+    }
+    let front = match cfg.lang.as_deref() {
+        Some(name) => Front::by_name(name)?,
+        None => match crate::lang::for_path(&cfg.input) {
+            Some(spec) => Front::grammar(spec)?,
+            None => Front::Text,
+        },
+    };
+    Ok(Some(front))
 }
 
-/// The algorithm asked for, or perses where a grammar covers the file and ddmin elsewhere.
-fn choose_algo(cfg: &Config, input: &[u8], grammar: Option<&Grammar>) -> Result<Algo> {
-    let algo = cfg.algo.unwrap_or(if grammar.is_some() {
+/// The algorithm asked for, or perses on text and ddmin on binary files.
+fn choose_algo(cfg: &Config, input: &[u8], front: Option<&Front>) -> Result<Algo> {
+    let algo = cfg.algo.unwrap_or(if front.is_some() {
         Algo::Perses
     } else {
         Algo::Ddmin
@@ -114,16 +123,7 @@ fn choose_algo(cfg: &Config, input: &[u8], grammar: Option<&Grammar>) -> Result<
     if !algo.needs_tree() {
         return Ok(algo);
     }
-    if grammar.is_none() {
-        return Err(fail(
-            FailureKind::BadInput,
-            format!(
-                "no grammar covers {} (tree algorithms know C: .c and .h); pass --lang c if it is C, or use --algo ddmin or --algo bytes",
-                cfg.input.display()
-            ),
-        ));
-    }
-    if !is_text(input) {
+    if front.is_none() || !is_text(input) {
         return Err(fail(
             FailureKind::BadInput,
             format!(
@@ -136,10 +136,9 @@ fn choose_algo(cfg: &Config, input: &[u8], grammar: Option<&Grammar>) -> Result<
     Ok(algo)
 }
 
-fn dump_tree(grammar: Option<&Grammar>, input: &[u8]) -> Result<ExitCode> {
-    let grammar = grammar.context("--dump-tree needs a file a grammar covers (or --lang c)")?;
-    let mut parser = ts::new_parser(grammar)?;
-    let parsed = ts::build(grammar, &mut parser, input)?;
+fn dump_tree(front: Option<&Front>, input: &[u8]) -> Result<ExitCode> {
+    let front = front.context("--dump-tree needs a text input")?;
+    let parsed = front.builder()?.build(input)?;
     let text = |t: u32| String::from_utf8_lossy(parsed.tokens.text(t)).into_owned();
     use std::io::Write;
     let mut out = std::io::stdout().lock();
@@ -153,7 +152,7 @@ fn dump_tree(grammar: Option<&Grammar>, input: &[u8]) -> Result<ExitCode> {
 struct Session {
     cfg: Config,
     algo: Algo,
-    grammar: Option<Grammar>,
+    front: Option<Front>,
     original: Vec<u8>,
     tester: Tester,
     start: Instant,
@@ -167,7 +166,7 @@ impl Session {
         script: PathBuf,
         input: Vec<u8>,
         algo: Algo,
-        grammar: Option<Grammar>,
+        front: Option<Front>,
     ) -> Result<Session> {
         let file_name = cfg
             .input
@@ -203,7 +202,7 @@ impl Session {
             ),
             cfg,
             algo,
-            grammar,
+            front,
             original: input,
             start,
             rounds: 0,
@@ -334,31 +333,38 @@ impl Session {
     /// HDD or Perses in rounds: parse the best text, reduce to the policy's end, repeat until a
     /// round changes nothing (so the result is a fixpoint of the final program's tree).
     fn run_tree(&mut self) -> Result<()> {
-        let grammar = self
-            .grammar
+        let front = self
+            .front
             .as_ref()
-            .context("a tree algorithm without a grammar")?;
-        let mut parser = ts::new_parser(grammar)?;
-        let mut filter_parser = ts::new_parser(grammar)?;
+            .context("a tree algorithm without a front end")?;
+        let mut builder = front.builder()?;
+        let mut checker = front.checker()?;
         loop {
             self.rounds += 1;
             let text = self.tester.best.clone();
-            let parsed = ts::build(grammar, &mut parser, &text)?;
+            let parsed = builder.build(&text)?;
             if self.rounds == 1 && parsed.errors > 0 && !self.cfg.quiet {
+                let what = match front {
+                    Front::Text => "unmatched bracket(s)",
+                    Front::Grammar(_) => "parse error(s)",
+                };
                 self.tester.progress.println(&format!(
-                    "reduce: warning: {} has {} parse error(s) (first at byte {}); ERROR regions are reduced token by token",
+                    "reduce: warning: {} has {} {what} (first at byte {}); ERROR regions are reduced token by token",
                     self.cfg.input.display(),
                     parsed.errors,
                     parsed.first_error.unwrap_or(0)
                 ));
             }
             let units: Vec<Unit> = (0..parsed.tokens.len() as Unit).collect();
-            let prefilter = self.cfg.prefilter.then_some(&mut filter_parser);
+            let prefilter: Option<&mut dyn crate::tree::ts::Reparse> = match self.cfg.prefilter {
+                true => Some(checker.as_mut()),
+                false => None,
+            };
             let mut oracle =
                 TreeOracle::new(&parsed.tokens, &mut self.tester, prefilter, parsed.errors);
             // comments first, all at once if the test allows (it usually does): one test can
             // spare thousands of one-comment passes later
-            let comments = comment_tokens(grammar, &parsed.arena);
+            let comments = front.comment_tokens(&parsed);
             let units = if comments.is_empty() {
                 units
             } else {
@@ -437,9 +443,8 @@ impl Session {
 
     fn record(&self) -> Record {
         let tokens = |b: &[u8]| -> Option<usize> {
-            let g = self.grammar.as_ref()?;
-            let mut p = ts::new_parser(g).ok()?;
-            Some(ts::build(g, &mut p, b).ok()?.tokens.len())
+            let front = self.front.as_ref()?;
+            Some(front.builder().ok()?.build(b).ok()?.tokens.len())
         };
         let sink = self.tester.sink();
         Record {
@@ -476,17 +481,6 @@ impl Session {
         }
         Ok(())
     }
-}
-
-/// The comment tokens of a tree, sorted.
-fn comment_tokens(grammar: &Grammar, arena: &crate::tree::Arena) -> Vec<Unit> {
-    let comment = grammar.language.id_for_node_kind("comment", true);
-    if comment == 0 {
-        return Vec::new();
-    }
-    (0..arena.token_count() as Unit)
-        .filter(|&t| arena.node(arena.tok_leaf[t as usize]).kind == comment)
-        .collect()
 }
 
 /// The end-of-run summary, two or three lines.

@@ -44,11 +44,6 @@ pub enum UnitKind {
     Char,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Lang {
-    C,
-}
-
 const EXAMPLES: &str = "\
 Examples:
   # C-Reduce style: crash.sh runs in a directory holding input.c (or reads $1)
@@ -101,7 +96,8 @@ pub struct Args {
     #[arg(long, value_name = "DIR", help_heading = "Oracle options")]
     pub temp_dir: Option<PathBuf>,
 
-    /// Reduction algorithm [default: perses for files a grammar covers, ddmin otherwise]
+    /// Reduction algorithm [default: perses for text (a grammar's tree, or the bracket tree),
+    /// ddmin for binary files]
     #[arg(short, long, value_enum, help_heading = "Reduction options")]
     pub algo: Option<Algo>,
 
@@ -109,9 +105,15 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = UnitKind::Line, help_heading = "Reduction options")]
     pub unit: UnitKind,
 
-    /// Parse the input as this language, whatever its extension
-    #[arg(long, value_enum, help_heading = "Reduction options")]
-    pub lang: Option<Lang>,
+    /// Parse the input as this language, whatever its extension [default: by extension; text
+    /// (a tree of lines, brackets and indentation) for any other text file]
+    #[arg(
+        long,
+        value_name = "LANG",
+        value_parser = clap::builder::PossibleValuesParser::new(crate::lang::names()),
+        help_heading = "Reduction options"
+    )]
+    pub lang: Option<String>,
 
     /// Stop after this many test runs (the best result so far is kept)
     #[arg(long, value_name = "N", help_heading = "Reduction options")]
@@ -179,7 +181,7 @@ pub struct Config {
     pub script: PathBuf,
     pub algo: Option<Algo>,
     pub unit: UnitKind,
-    pub lang: Option<Lang>,
+    pub lang: Option<String>,
     pub timeout: Option<Duration>,
     pub jobs: usize,
     pub temp_dir: Option<PathBuf>,

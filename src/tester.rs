@@ -5,7 +5,6 @@
 use std::collections::{HashMap, VecDeque};
 
 use anyhow::{Context, Result};
-use tree_sitter::Parser;
 use xxhash_rust::xxh3::xxh3_128;
 
 use crate::oracle::{Outcome, RunStatus};
@@ -15,7 +14,7 @@ use crate::reduce::{Oracle, Unit, Verdict};
 use crate::sink::Sink;
 use crate::stats::Stats;
 use crate::tree::render::{Segments, Tokens};
-use crate::tree::ts::{count_errors, parse_tree};
+use crate::tree::ts::Reparse;
 
 /// How many runs `--verbose` reports in full (timeouts are always reported).
 const VERBOSE_RUNS: u64 = 5;
@@ -342,7 +341,7 @@ impl Oracle for SegmentsOracle<'_> {
 pub struct TreeOracle<'a> {
     tokens: &'a Tokens,
     tester: &'a mut Tester,
-    prefilter: Option<&'a mut Parser>,
+    prefilter: Option<&'a mut dyn Reparse>,
     /// ERROR + MISSING nodes of the current best.
     best_errors: usize,
     /// Time spent parsing candidates, and how many.
@@ -366,7 +365,7 @@ impl<'a> TreeOracle<'a> {
     pub fn new(
         tokens: &'a Tokens,
         tester: &'a mut Tester,
-        prefilter: Option<&'a mut Parser>,
+        prefilter: Option<&'a mut dyn Reparse>,
         best_errors: usize,
     ) -> Self {
         TreeOracle {
@@ -386,8 +385,7 @@ impl<'a> TreeOracle<'a> {
         self.check_prefilter_pays();
         let parser = self.prefilter.as_mut()?;
         let start = std::time::Instant::now();
-        let tree = parse_tree(parser, &self.buf).ok()?;
-        let errors = count_errors(&tree).0;
+        let errors = parser.errors(&self.buf)?;
         self.parse_seconds += start.elapsed().as_secs_f64();
         self.parses += 1;
         Some(errors)

@@ -6,8 +6,10 @@
 //! derived separators), `Opt` nodes hold one deletable element, `Error` nodes hold unparsed junk.
 //! A [`View`] answers the per-configuration questions (present, live, sizes) after one O(n) sweep.
 
+pub mod front;
 pub mod grammar;
 pub mod render;
+pub mod text;
 pub mod toy;
 pub mod ts;
 
