@@ -142,7 +142,9 @@ fn dump_tree(front: Option<&Front>, input: &[u8]) -> Result<ExitCode> {
     let text = |t: u32| String::from_utf8_lossy(parsed.tokens.text(t)).into_owned();
     use std::io::Write;
     let mut out = std::io::stdout().lock();
-    out.write_all(parsed.arena.dump(&text).as_bytes())
+    let head = format!("# {}: {} parse error(s)\n", front.name(), parsed.errors);
+    out.write_all(head.as_bytes())
+        .and_then(|_| out.write_all(parsed.arena.dump(&text).as_bytes()))
         .and_then(|_| out.flush())
         .context("cannot write the tree to stdout")?;
     Ok(ExitCode::SUCCESS)

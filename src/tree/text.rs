@@ -12,13 +12,19 @@ use super::{Arena, Class, NONE, Node, NodeId};
 /// Kinds of the bracket tree (its own tiny "grammar").
 const WORD: u16 = 0;
 const LINE: u16 = 1;
-const GROUP: u16 = 2;
-const BLOCK: u16 = 3;
-const LIST: u16 = 4;
-const SEP: u16 = 5;
-const KIND_NAMES: [&str; 6] = ["word", "line", "group", "block", "[List]", "sep"];
-/// The one type set: every slot admits every kind.
-const ANY: u32 = 0;
+const PAREN: u16 = 2;
+const SQUARE: u16 = 3;
+const BRACE: u16 = 4;
+const BLOCK: u16 = 5;
+const LIST: u16 = 6;
+const SEP: u16 = 7;
+const KIND_NAMES: [&str; 8] = [
+    "word", "line", "(group)", "[group]", "{group}", "block", "[List]", "sep",
+];
+/// Replacement is narrow, so that a pass tries few candidates: a group only by a nested group
+/// of the same brackets (Perses' hoisting), a block only by a nested block; words, lines and
+/// lists fill no typed slot (`NONE`) and are only deleted. Type set `i` = `{SLOT_KINDS[i]}`.
+const SLOT_KINDS: [u16; 4] = [PAREN, SQUARE, BRACE, BLOCK];
 /// Brackets nested deeper than this are plain words (keeps the builder's recursion bounded).
 const MAX_NESTING: usize = 200;
 
@@ -153,7 +159,7 @@ pub fn build(src: &[u8]) -> Parsed {
         indent: &indent,
         arena: Arena {
             kind_names: KIND_NAMES.map(String::from).to_vec(),
-            type_sets: vec![vec![(1u64 << KIND_NAMES.len()) - 1]],
+            type_sets: SLOT_KINDS.iter().map(|&k| vec![1u64 << k]).collect(),
             ..Arena::default()
         },
         span: Vec::new(),
@@ -195,10 +201,14 @@ struct Elem {
 impl Builder<'_> {
     fn push(&mut self, class: Class, kind: u16, parent: NodeId) -> NodeId {
         let id = self.arena.nodes.len() as NodeId;
+        let slot = SLOT_KINDS
+            .iter()
+            .position(|&k| k == kind)
+            .map_or(NONE, |i| i as u32);
         self.arena.nodes.push(Node {
             class,
             kind,
-            slot: ANY,
+            slot,
             parent,
             children: (0, 0),
             toks: (0, 0),
@@ -285,7 +295,12 @@ impl Builder<'_> {
         if e.first == e.last {
             return self.token(e.first, Class::Token, WORD, parent);
         }
-        let g = self.push(Class::Regular, GROUP, parent);
+        let kind = match self.toks[e.first].lex {
+            Lex::Open(b'(') => PAREN,
+            Lex::Open(b'[') => SQUARE,
+            _ => BRACE,
+        };
+        let g = self.push(Class::Regular, kind, parent);
         let open = self.token(e.first, Class::Token, WORD, g);
         let inner = self.sequence(e.first + 1, e.last, g);
         let close = self.token(e.last, Class::Token, WORD, g);
@@ -370,7 +385,7 @@ mod tests {
         let dump = p
             .arena
             .dump(&|t| String::from_utf8_lossy(p.tokens.text(t)).into_owned());
-        assert!(dump.contains("group"), "{dump}");
+        assert!(dump.contains("(group)"), "{dump}");
         assert!(dump.contains("sep \",\""), "{dump}");
     }
 
@@ -402,9 +417,15 @@ mod tests {
         let config = all(&p);
         let view = View::new(&p.arena, &config);
         let groups: Vec<NodeId> = (0..p.arena.nodes.len() as NodeId)
-            .filter(|&n| p.arena.node(n).kind == GROUP)
+            .filter(|&n| p.arena.node(n).kind == PAREN)
             .collect();
         assert_eq!(groups.len(), 3);
         assert!(view.can_replace(groups[1], groups[2]));
+        let word = p.arena.tok_leaf[p.tokens.len() - 3]; // `y`
+        assert!(!view.can_replace(groups[1], word));
+        let lists: Vec<NodeId> = (0..p.arena.nodes.len() as NodeId)
+            .filter(|&n| p.arena.node(n).class == Class::List)
+            .collect();
+        assert!(!view.can_replace(lists[1], lists[2]));
     }
 }
