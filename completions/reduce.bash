@@ -66,7 +66,7 @@ _reduce() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -W "c" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "c cpp rust python javascript typescript tsx go java json bash lua text" -- "${cur}"))
                     return 0
                     ;;
                 --max-attempts)

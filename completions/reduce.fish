@@ -2,13 +2,25 @@ complete -c reduce -s t -l test -d 'The interestingness test: exit 0 = interesti
 complete -c reduce -l timeout -d 'Seconds before a test run is killed and counted as not interesting [default: 10x the original\'s test time, between 1 and 300]' -r
 complete -c reduce -s j -l jobs -d 'Run this many tests at once (the result does not depend on it) [default: number of cores]' -r
 complete -c reduce -l temp-dir -d 'Where candidates are written and tests run [default: $TMPDIR]' -r -F
-complete -c reduce -s a -l algo -d 'Reduction algorithm [default: perses for files a grammar covers, ddmin otherwise]' -r -f -a "ddmin\t'Delta debugging over lines (or chars with --unit char)'
+complete -c reduce -s a -l algo -d 'Reduction algorithm [default: perses for text (a grammar\'s tree, or the bracket tree), ddmin for binary files]' -r -f -a "ddmin\t'Delta debugging over lines (or chars with --unit char)'
 bytes\t'Chunk deletion over raw bytes, certified one-minimal'
 hdd\t'Hierarchical delta debugging over the parse tree'
 perses\t'Syntax-guided reduction: node replacement plus list deletion'"
 complete -c reduce -l unit -d 'What ddmin deletes' -r -f -a "line\t''
 char\t''"
-complete -c reduce -l lang -d 'Parse the input as this language, whatever its extension' -r -f -a "c\t''"
+complete -c reduce -l lang -d 'Parse the input as this language, whatever its extension [default: by extension; text (a tree of lines, brackets and indentation) for any other text file]' -r -f -a "c\t''
+cpp\t''
+rust\t''
+python\t''
+javascript\t''
+typescript\t''
+tsx\t''
+go\t''
+java\t''
+json\t''
+bash\t''
+lua\t''
+text\t''"
 complete -c reduce -l max-attempts -d 'Stop after this many test runs (the best result so far is kept)' -r
 complete -c reduce -s o -l output -d 'Write the result here instead of in place (\'-\' = stdout)' -r -F
 complete -c reduce -l stats-json -d 'Write a JSON record of the run here' -r -F

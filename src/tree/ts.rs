@@ -202,7 +202,7 @@ impl RawTree {
                 extra: node.is_extra(),
                 error: node.is_error(),
                 missing: node.is_missing(),
-                field: cursor.field_id().map_or(0, |f| f.get()),
+                field: known_field(g, &raw, stack.last(), cursor.field_id()),
                 start: node.start_byte() as u32,
                 end: node.end_byte() as u32,
             });
@@ -228,6 +228,26 @@ impl RawTree {
 
     fn is_leaf(&self, id: u32) -> bool {
         self.kids[id as usize].is_empty()
+    }
+}
+
+/// The child's field, or 0 (the unnamed children) when `NODE_TYPES` does not list that field for
+/// the parent: tree-sitter-lua's statements carry fields (`local_declaration`) set inside
+/// hidden rules, which node-types drops; they are still elements of the chunk's statement list.
+fn known_field(
+    g: &Grammar,
+    raw: &RawTree,
+    parent: Option<&u32>,
+    field: Option<std::num::NonZeroU16>,
+) -> u16 {
+    let (Some(&p), Some(f)) = (parent, field) else {
+        return 0;
+    };
+    let kind = raw.nodes[p as usize].kind;
+    if g.slot(kind, f.get()).is_some() {
+        f.get()
+    } else {
+        0
     }
 }
 
