@@ -156,9 +156,9 @@ const LANGUAGE_FIXTURES: [&str; 11] = [
 const MORE_RUNS_ALLOWED: [&str; 1] = ["cpp-narrowing"];
 
 /// Perses against ddmin (lines) on each language's fixture: perses must end with fewer tokens
-/// (counted by the language's own tree) in fewer test runs (except [`MORE_RUNS_ALLOWED`]). ddmin gets a budget of 1.25 times
-/// perses' runs (it needs 1,000+ runs on some), so "fewer runs" holds even where it stops early;
-/// a budgeted ddmin is marked in the table.
+/// (counted by the language's own tree) in fewer test runs (except [`MORE_RUNS_ALLOWED`]).
+/// ddmin gets a budget of 1.25 times perses' runs (it needs 1,000+ runs on some), so "fewer
+/// runs" holds even where it stops early; a budgeted ddmin is marked in the table.
 #[test]
 fn perses_beats_ddmin_on_every_language_fixture() {
     let mut table = vec![format!(
