@@ -21,7 +21,7 @@ json\t''
 bash\t''
 lua\t''
 text\t''"
-complete -c reduce -l max-attempts -d 'Stop after this many test runs (the best result so far is kept)' -r
+complete -c reduce -l max-attempts -d 'At most this many test runs in all, the check of the original included (the best result so far is kept)' -r
 complete -c reduce -s o -l output -d 'Write the result here instead of in place (\'-\' = stdout)' -r -F
 complete -c reduce -l stats-json -d 'Write a JSON record of the run here' -r -F
 complete -c reduce -l generate-completions -d 'Print shell completions and exit' -r -f -a "bash\t''
@@ -32,7 +32,7 @@ zsh\t''"
 complete -c reduce -l check-determinism -d 'Run the test on the original 3 more times and warn if it ever flips (by default it is re-run once when a run takes under half a second)'
 complete -c reduce -l no-prefilter -d 'Hand the test candidates that parse worse than the current best (tree algorithms)'
 complete -c reduce -l no-cache -d 'Run the test again on byte-identical candidates'
-complete -c reduce -l force -d 'Overwrite an existing, different INPUT.orig'
+complete -c reduce -l force -d 'Back up over an existing, different INPUT.orig (the old one is kept as INPUT.orig.N); overwrite a read-only -o file'
 complete -c reduce -s q -l quiet -d 'Print nothing but errors'
 complete -c reduce -s v -l verbose -d 'Show the test\'s output and exit status for the first runs and for every timeout'
 complete -c reduce -l generate-man -d 'Print the man page (roff) and exit'

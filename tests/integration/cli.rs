@@ -346,10 +346,25 @@ fn lang_lists_every_language_and_extensions_pick_them() {
     let run = env.run(["--lang", "cobol", "--test", "t.sh", "x.txt"]);
     run.expect_code(2);
     for lang in [
-        "c", "cpp", "rust", "python", "javascript", "typescript", "tsx", "go", "java", "json",
-        "bash", "lua", "text",
+        "c",
+        "cpp",
+        "rust",
+        "python",
+        "javascript",
+        "typescript",
+        "tsx",
+        "go",
+        "java",
+        "json",
+        "bash",
+        "lua",
+        "text",
     ] {
-        assert!(run.stderr.contains(lang), "{lang} missing from: {}", run.stderr);
+        assert!(
+            run.stderr.contains(lang),
+            "{lang} missing from: {}",
+            run.stderr
+        );
     }
     for (file, lang) in [
         ("a.py", "python"),
@@ -360,7 +375,11 @@ fn lang_lists_every_language_and_extensions_pick_them() {
         env.write(file, "x\n");
         let run = env.run(["--dump-tree", "--test", "t.sh", file]);
         run.expect_code(0);
-        let head = String::from_utf8_lossy(&run.stdout).lines().next().unwrap_or("").to_string();
+        let head = String::from_utf8_lossy(&run.stdout)
+            .lines()
+            .next()
+            .unwrap_or("")
+            .to_string();
         assert!(head.starts_with(&format!("# {lang}:")), "{file}: {head}");
     }
 }
