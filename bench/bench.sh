@@ -6,9 +6,9 @@
 #
 # Builds the release binary, then for every case runs each tool that is installed, one run at a
 # time: `reduce` (perses, default -j), `reduce-j1` (perses -j1, which must give byte-identical
-# output), and creduce, cvise, treereduce-c/-rust when found (C-Reduce and C-Vise get --not-c on
-# inputs that are neither C nor C++). Each run gets a fresh copy of the input and
-# a wrapped test that counts calls. Rows go to bench/results.tsv; the table to bench/RESULTS.md.
+# output), `reduce-ddmin` (ddmin over lines; only when named with -t), and creduce, cvise,
+# treereduce-c/-rust when found (C-Reduce and C-Vise get --not-c on inputs that are neither C nor
+# C++). Each run gets a fresh copy of the input and a wrapped test that counts calls. Rows go to bench/results.tsv; the table to bench/RESULTS.md.
 # Defaults: CAP 300 s, cases bench/cases. Needs python3 (token counts) and GNU timeout.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -38,7 +38,7 @@ case_dirs() { # absolute paths: the tests run from temp directories
 
 installed() {
   case $1 in
-    reduce|reduce-j1) return 0 ;;
+    reduce|reduce-j1|reduce-ddmin) return 0 ;;
     treereduce-c|treereduce-rust) command -v "$1" >/dev/null || [ -x "$HOME/.cargo/bin/$1" ] ;;
     *) command -v "$1" >/dev/null ;;
   esac
@@ -75,6 +75,7 @@ run_one() { # tool casedir
     case $tool in
       reduce) timeout -k 10 "$cap" "$reduce_bin" -q --algo perses --test "$w/test.sh" "$input" ;;
       reduce-j1) timeout -k 10 "$cap" "$reduce_bin" -q -j1 --algo perses --test "$w/test.sh" "$input" ;;
+      reduce-ddmin) timeout -k 10 "$cap" "$reduce_bin" -q --algo ddmin --test "$w/test.sh" "$input" ;;
       creduce) timeout -k 10 "$cap" creduce $notc --n 2 "$w/test.sh" "$input" ;;
       cvise) timeout -k 10 "$cap" cvise $notc --n 2 "$w/test.sh" "$input" ;;
       treereduce-c|treereduce-rust)

@@ -194,6 +194,55 @@ mod tests {
         }
     }
 
+    /// Every fixture parses without errors in its language, and keeping every token renders it
+    /// back byte for byte; lists with separators are found where the language has them.
+    #[test]
+    fn every_fixture_round_trips_through_its_tree() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+        let mut seen = 0;
+        for case in std::fs::read_dir(dir).unwrap() {
+            let case = case.unwrap().path();
+            let Some(input) = std::fs::read_dir(&case)
+                .unwrap()
+                .map(|f| f.unwrap().path())
+                .find(|f| f.file_stem().is_some_and(|s| s == "input"))
+            else {
+                continue;
+            };
+            let src = std::fs::read(&input).unwrap();
+            let front = match for_path(&input) {
+                Some(spec) => crate::tree::front::Front::grammar(spec).unwrap(),
+                None => crate::tree::front::Front::Text,
+            };
+            let parsed = front.builder().unwrap().build(&src).unwrap();
+            let all: Vec<u32> = (0..parsed.tokens.len() as u32).collect();
+            assert_eq!(parsed.errors, 0, "{}", input.display());
+            assert!(parsed.tokens.render(&all) == src, "{}", input.display());
+            seen += 1;
+        }
+        assert!(seen >= 13, "{seen} fixtures");
+    }
+
+    #[cfg(feature = "python")]
+    #[test]
+    fn an_emptied_python_block_renders_pass_and_lines_keep_their_indentation() {
+        let src = "if x:\n    y = 1\n    z = 2; w = 3\nv = 4\n";
+        let front = crate::tree::front::Front::grammar(&python::SPEC).unwrap();
+        let parsed = front.builder().unwrap().build(src.as_bytes()).unwrap();
+        let t = &parsed.tokens;
+        let text = |c: &[u32]| String::from_utf8(t.render(c)).unwrap();
+        let all: Vec<u32> = (0..t.len() as u32).collect();
+        let find = |s: &str| all.iter().position(|&i| t.text(i) == s.as_bytes()).unwrap() as u32;
+        // the whole body deleted: `if x: pass`
+        let body: Vec<u32> = (find("y")..find("v")).collect();
+        let kept = crate::reduce::subtract(&all, &body);
+        assert_eq!(text(&kept), "if x: pass\nv = 4\n");
+        // `y = 1` and `z = 2;` deleted: `w = 3` stays in the block at its line's indentation
+        let some: Vec<u32> = (find("y")..find("w")).collect();
+        let kept = crate::reduce::subtract(&all, &some);
+        assert_eq!(text(&kept), "if x:\n    w = 3\nv = 4\n");
+    }
+
     #[test]
     fn names_and_extensions_are_unique() {
         let names = names();

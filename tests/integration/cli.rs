@@ -333,7 +333,7 @@ fn a_binary_input_with_perses_is_bad_input_pointing_to_algo_bytes() {
 #[test]
 fn a_txt_input_with_hdd_is_reduced_over_the_bracket_tree() {
     let env = TestEnv::new();
-    env.script("t.sh", "grep -q 'f(b)' \"$1\"");
+    env.script("t.sh", "grep -q 'f(.*b' \"$1\"");
     env.write("notes.txt", "x = 1\ncall f(a, b, c)\ny = [2, 3]\n");
     env.run(["-q", "--algo", "hdd", "--test", "t.sh", "notes.txt"])
         .expect_code(0);
