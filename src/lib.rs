@@ -9,6 +9,7 @@ pub mod oracle;
 pub mod pool;
 pub mod progress;
 pub mod reduce;
+pub mod rewrite;
 pub mod signal;
 pub mod sink;
 pub mod stats;
