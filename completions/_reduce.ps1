@@ -39,6 +39,8 @@ Register-ArgumentCompleter -Native -CommandName 'reduce' -ScriptBlock {
             [CompletionResult]::new('--check-determinism', '--check-determinism', [CompletionResultType]::ParameterName, 'Run the test on the original 3 more times and warn if it ever flips (by default it is re-run once when a run takes under half a second)')
             [CompletionResult]::new('--no-prefilter', '--no-prefilter', [CompletionResultType]::ParameterName, 'Hand the test candidates that parse worse than the current best (tree algorithms)')
             [CompletionResult]::new('--no-cache', '--no-cache', [CompletionResultType]::ParameterName, 'Run the test again on byte-identical candidates')
+            [CompletionResult]::new('--no-rewrites', '--no-rewrites', [CompletionResultType]::ParameterName, 'Only delete (perses): no rewrite passes (expressions to 0, definitions to declarations, ...)')
+            [CompletionResult]::new('--thorough', '--thorough', [CompletionResultType]::ParameterName, 'No give-up rules: rewrite passes try every candidate (slower, sometimes smaller)')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Overwrite an existing, different INPUT.orig')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but errors')

@@ -36,6 +36,8 @@ set edit:completion:arg-completer[reduce] = {|@words|
             cand --check-determinism 'Run the test on the original 3 more times and warn if it ever flips (by default it is re-run once when a run takes under half a second)'
             cand --no-prefilter 'Hand the test candidates that parse worse than the current best (tree algorithms)'
             cand --no-cache 'Run the test again on byte-identical candidates'
+            cand --no-rewrites 'Only delete (perses): no rewrite passes (expressions to 0, definitions to declarations, ...)'
+            cand --thorough 'No give-up rules: rewrite passes try every candidate (slower, sometimes smaller)'
             cand --force 'Overwrite an existing, different INPUT.orig'
             cand -q 'Print nothing but errors'
             cand --quiet 'Print nothing but errors'

@@ -8,18 +8,17 @@ use anyhow::{Context, Result};
 use clap::CommandFactory;
 
 use crate::cli::{self, Algo, Args, Config, Lang, Output, UnitKind};
+use crate::driver::{Deletion, Driver, PassStats, Schedule, pass_table};
 use crate::exit::{self, FailureKind, fail};
 use crate::oracle::{self, ScriptConfig};
 use crate::pool::Pool;
 use crate::progress::{Progress, percent_removed};
 use crate::reduce::bytes::{Completion, Settings, Workspace, reduce_bytes};
-use crate::reduce::ddmin::{Ddmin, Sweep};
-use crate::reduce::hdd::Hdd;
-use crate::reduce::perses::{ClearDone, Perses, PersesOptions};
-use crate::reduce::{Only, Unit, reduce};
+use crate::reduce::ddmin::Ddmin;
+use crate::reduce::{Unit, reduce};
 use crate::sink::Sink;
 use crate::stats::{Record, count_lines};
-use crate::tester::{SegmentsOracle, Stop, Tester, TreeOracle};
+use crate::tester::{SegmentsOracle, Stop, Tester};
 use crate::tree::grammar::Grammar;
 use crate::tree::render::Segments;
 use crate::tree::ts;
@@ -159,6 +158,8 @@ struct Session {
     start: Instant,
     rounds: u32,
     completion: String,
+    /// Per-pass figures of a tree run.
+    passes: Vec<PassStats>,
 }
 
 impl Session {
@@ -208,6 +209,7 @@ impl Session {
             start,
             rounds: 0,
             completion: String::new(),
+            passes: Vec::new(),
         };
         session.check_original()?;
         let sink = Sink::prepare(
@@ -331,57 +333,36 @@ impl Session {
         Ok(())
     }
 
-    /// HDD or Perses in rounds: parse the best text, reduce to the policy's end, repeat until a
-    /// round changes nothing (so the result is a fixpoint of the final program's tree).
+    /// HDD or Perses, with the rewrite passes around them: the schedule is the driver's.
     fn run_tree(&mut self) -> Result<()> {
         let grammar = self
             .grammar
             .as_ref()
             .context("a tree algorithm without a grammar")?;
         let mut parser = ts::new_parser(grammar)?;
-        let mut filter_parser = ts::new_parser(grammar)?;
-        loop {
-            self.rounds += 1;
-            let text = self.tester.best.clone();
-            let parsed = ts::build(grammar, &mut parser, &text)?;
-            if self.rounds == 1 && parsed.errors > 0 && !self.cfg.quiet {
-                self.tester.progress.println(&format!(
-                    "reduce: warning: {} has {} parse error(s) (first at byte {}); ERROR regions are reduced token by token",
-                    self.cfg.input.display(),
-                    parsed.errors,
-                    parsed.first_error.unwrap_or(0)
-                ));
-            }
-            let units: Vec<Unit> = (0..parsed.tokens.len() as Unit).collect();
-            let prefilter = self.cfg.prefilter.then_some(&mut filter_parser);
-            let mut oracle =
-                TreeOracle::new(&parsed.tokens, &mut self.tester, prefilter, parsed.errors);
-            // comments first, all at once if the test allows (it usually does): one test can
-            // spare thousands of one-comment passes later
-            let comments = comment_tokens(grammar, &parsed.arena);
-            let units = if comments.is_empty() {
-                units
-            } else {
-                reduce(units, &mut oracle, &mut Only::new(comments, Sweep::new()))
-            };
-            let result = match self.algo {
-                Algo::Hdd => reduce(units, &mut oracle, &mut Hdd::new(&parsed.arena, Sweep::new)),
-                _ => {
-                    let options = PersesOptions {
-                        skip_failed_replacements: true,
-                        clear_done: ClearDone::OnDeletion,
-                        lists_in_size_order: true,
-                        opt_deletions_in_walk: true,
-                    };
-                    let mut perses = Perses::new(&parsed.arena, Sweep::new).options(options);
-                    reduce(units, &mut oracle, &mut perses)
-                }
-            };
-            let shrunk = oracle.shrunk();
-            if self.tester.stopped() || (result.len() == parsed.tokens.len() && !shrunk) {
-                break;
-            }
+        let parsed = ts::build(grammar, &mut parser, &self.tester.best)?;
+        if parsed.errors > 0 && !self.cfg.quiet {
+            self.tester.progress.println(&format!(
+                "reduce: warning: {} has {} parse error(s) (first at byte {}); ERROR regions are reduced token by token",
+                self.cfg.input.display(),
+                parsed.errors,
+                parsed.first_error.unwrap_or(0)
+            ));
         }
+        let schedule = Schedule {
+            deletion: match self.algo {
+                Algo::Hdd => Deletion::Hdd,
+                _ => Deletion::Perses,
+            },
+            rewrites: self.algo == Algo::Perses && self.cfg.rewrites,
+            thorough: self.cfg.thorough,
+            prefilter: self.cfg.prefilter,
+        };
+        let mut driver = Driver::new(&mut self.tester, grammar, schedule)?;
+        let result = driver.run();
+        self.rounds = driver.rounds;
+        self.passes = std::mem::take(&mut driver.passes);
+        result?;
         self.completion = "fixpoint".into();
         Ok(())
     }
@@ -457,6 +438,7 @@ impl Session {
             output: sink.target().map(|p| p.display().to_string()),
             backup: sink.backup.as_ref().map(|p| p.display().to_string()),
             stats: self.tester.stats.clone(),
+            passes: self.passes.clone(),
         }
     }
 
@@ -473,20 +455,12 @@ impl Session {
         }
         if !self.cfg.quiet {
             eprintln!("{}", summary(&r));
+            if self.cfg.verbose && !r.passes.is_empty() {
+                eprintln!("{}", pass_table(&r.passes));
+            }
         }
         Ok(())
     }
-}
-
-/// The comment tokens of a tree, sorted.
-fn comment_tokens(grammar: &Grammar, arena: &crate::tree::Arena) -> Vec<Unit> {
-    let comment = grammar.language.id_for_node_kind("comment", true);
-    if comment == 0 {
-        return Vec::new();
-    }
-    (0..arena.token_count() as Unit)
-        .filter(|&t| arena.node(arena.tok_leaf[t as usize]).kind == comment)
-        .collect()
 }
 
 /// The end-of-run summary, two or three lines.

@@ -125,6 +125,14 @@ pub struct Args {
     #[arg(long, help_heading = "Reduction options")]
     pub no_cache: bool,
 
+    /// Only delete (perses): no rewrite passes (expressions to 0, definitions to declarations, ...)
+    #[arg(long, help_heading = "Reduction options")]
+    pub no_rewrites: bool,
+
+    /// No give-up rules: rewrite passes try every candidate (slower, sometimes smaller)
+    #[arg(long, help_heading = "Reduction options")]
+    pub thorough: bool,
+
     /// Write the result here instead of in place ('-' = stdout)
     #[arg(short, long, value_name = "FILE", help_heading = "Output options")]
     pub output: Option<PathBuf>,
@@ -186,6 +194,8 @@ pub struct Config {
     pub max_attempts: Option<u64>,
     pub prefilter: bool,
     pub cache: bool,
+    pub rewrites: bool,
+    pub thorough: bool,
     pub output: Output,
     pub force: bool,
     pub stats_json: Option<PathBuf>,
@@ -237,6 +247,8 @@ impl Args {
             max_attempts: self.max_attempts,
             prefilter: !self.no_prefilter,
             cache: !self.no_cache,
+            rewrites: !self.no_rewrites,
+            thorough: self.thorough,
             output,
             force: self.force,
             stats_json: self.stats_json,

@@ -4,6 +4,7 @@
 
 pub mod app;
 pub mod cli;
+pub mod driver;
 pub mod exit;
 pub mod oracle;
 pub mod pool;

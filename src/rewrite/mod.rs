@@ -27,6 +27,11 @@ pub trait Pass {
     fn one_at_a_time(&self) -> bool {
         false
     }
+
+    /// Skip candidates that parse worse than the best (when the prefilter is on).
+    fn prefilter(&self) -> bool {
+        true
+    }
 }
 
 /// The source text of a node.

@@ -21,7 +21,7 @@ impl Pass for TokenWindows {
         }
     }
 
-    fn edits(&self, tree: &Tree, _src: &[u8]) -> Vec<Edit> {
+    fn edits(&self, tree: &Tree, src: &[u8]) -> Vec<Edit> {
         let leaves: Vec<(usize, usize)> = preorder(tree)
             .into_iter()
             .filter(|n| n.child_count() == 0 && n.start_byte() < n.end_byte())
@@ -33,13 +33,26 @@ impl Pass for TokenWindows {
         }
         leaves
             .windows(n)
-            .map(|w| Edit::delete(w[0].0, w[n - 1].1))
+            .map(|w| Edit::delete(w[0].0, through_blanks(src, w[n - 1].1)))
             .collect()
     }
 
     fn one_at_a_time(&self) -> bool {
         true
     }
+
+    /// What the windows find is often what the grammar does not model (`main() {}`).
+    fn prefilter(&self) -> bool {
+        false
+    }
+}
+
+/// A deletion also takes the blanks after it (never a newline): `int main` loses `int `.
+fn through_blanks(src: &[u8], mut end: usize) -> usize {
+    while src.get(end).is_some_and(|&c| c == b' ' || c == b'\t') {
+        end += 1;
+    }
+    end
 }
 
 #[cfg(test)]
@@ -56,6 +69,6 @@ mod tests {
             .iter()
             .map(|e| &src[e.start as usize..e.end as usize])
             .collect();
-        assert_eq!(spans, ["int x", "x =", "= 1", "1;"]);
+        assert_eq!(spans, ["int x ", "x = ", "= 1", "1;"]);
     }
 }

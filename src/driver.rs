@@ -1,0 +1,269 @@
+//! The reduction schedule for tree inputs, as a table of passes: C-Reduce's bulk passes by name
+//! first, then Vulcan's cycle: deletion (Perses or HDD rounds) to a fixpoint, then one rewrite
+//! pass, deletion again after any pass that changed something, until a whole cycle changes
+//! nothing. Each pass is measured (tests, successes, bytes and tokens removed, time).
+
+use std::time::Instant;
+
+use anyhow::Result;
+use serde::Serialize;
+use tree_sitter::Parser;
+
+use crate::reduce::ddmin::Sweep;
+use crate::reduce::giveup::GiveUp;
+use crate::reduce::hdd::Hdd;
+use crate::reduce::perses::{Perses, PersesOptions};
+use crate::reduce::{Only, Unit, reduce};
+use crate::rewrite::names::{Declarations, Unreferenced};
+use crate::rewrite::oracle::EditOracle;
+use crate::rewrite::smallest::Smallest;
+use crate::rewrite::windows::TokenWindows;
+use crate::rewrite::{EditSpace, Pass, layers};
+use crate::tester::{Tester, TreeOracle};
+use crate::tree::grammar::Grammar;
+use crate::tree::ts;
+
+/// A rewrite pass stops after this many rejected candidates in a row (`--thorough`: never).
+pub const GIVE_UP_AFTER: usize = 200;
+
+/// Rewrite candidates of larger texts go to the test unparsed: parsing every candidate of a
+/// multi-megabyte file would cost more than it saves (a size rule, so `-j` never matters).
+const PREFILTER_MAX_BYTES: usize = 256 * 1024;
+
+/// How deletion runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Deletion {
+    Perses,
+    Hdd,
+}
+
+/// What the schedule may do.
+#[derive(Clone, Copy, Debug)]
+pub struct Schedule {
+    pub deletion: Deletion,
+    /// Run the rewrite passes (else: deletion rounds only, as before rewrites existed).
+    pub rewrites: bool,
+    /// No give-up rules.
+    pub thorough: bool,
+    /// Skip candidates that parse worse than the best.
+    pub prefilter: bool,
+}
+
+/// One pass's figures over the whole run.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct PassStats {
+    pub name: String,
+    /// Times the pass ran.
+    pub runs: u32,
+    /// Test runs (cache hits excluded) and how many said "interesting".
+    pub tests: u64,
+    pub successes: u64,
+    pub bytes_removed: i64,
+    pub tokens_removed: i64,
+    pub seconds: f64,
+}
+
+/// Runs the schedule on `tester.best`; returns the number of deletion rounds.
+pub struct Driver<'a> {
+    tester: &'a mut Tester,
+    grammar: &'a Grammar,
+    schedule: Schedule,
+    parser: Parser,
+    filter: Parser,
+    pub rounds: u32,
+    pub passes: Vec<PassStats>,
+}
+
+/// The rewrite passes in the order they run: bulk and cheap first.
+fn rewrite_table() -> Vec<Box<dyn Pass>> {
+    vec![
+        Box::new(Unreferenced),
+        Box::new(Declarations),
+        Box::new(Smallest),
+        Box::new(TokenWindows(2)),
+        Box::new(TokenWindows(1)),
+    ]
+}
+
+impl<'a> Driver<'a> {
+    pub fn new(tester: &'a mut Tester, grammar: &'a Grammar, schedule: Schedule) -> Result<Self> {
+        Ok(Driver {
+            tester,
+            grammar,
+            schedule,
+            parser: ts::new_parser(grammar)?,
+            filter: ts::new_parser(grammar)?,
+            rounds: 0,
+            passes: Vec::new(),
+        })
+    }
+
+    /// The whole schedule. The best result is always one the test accepted.
+    pub fn run(&mut self) -> Result<()> {
+        let table = if self.schedule.rewrites {
+            rewrite_table()
+        } else {
+            Vec::new()
+        };
+        if let [first, second, ..] = &table[..] {
+            // C-Reduce's opening: bulk deletions by name before any list sweep
+            while self.measured(first.as_ref())? | self.measured(second.as_ref())? {}
+        }
+        self.measured_deletion()?;
+        loop {
+            let mut progress = false;
+            for pass in &table {
+                if self.tester.stopped() {
+                    return Ok(());
+                }
+                if self.measured(pass.as_ref())? {
+                    progress = true;
+                    self.measured_deletion()?;
+                }
+            }
+            if !progress || self.tester.stopped() {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Runs `step` and adds its figures to the pass named `name`; returns whether it changed
+    /// the best.
+    fn measure(&mut self, name: &str, step: impl FnOnce(&mut Self) -> Result<()>) -> Result<bool> {
+        let (bytes, tokens) = (self.tester.best.len(), self.tokens());
+        let (tests, hits) = (self.tester.stats.tests, self.tester.stats.interesting);
+        let start = Instant::now();
+        step(self)?;
+        let changed = self.tester.best.len() < bytes;
+        let tokens_after = if changed { self.tokens() } else { tokens };
+        let stats = match self.passes.iter_mut().position(|p| p.name == name) {
+            Some(i) => &mut self.passes[i],
+            None => {
+                self.passes.push(PassStats {
+                    name: name.into(),
+                    ..PassStats::default()
+                });
+                self.passes.last_mut().expect("pushed")
+            }
+        };
+        stats.runs += 1;
+        stats.tests += self.tester.stats.tests - tests;
+        stats.successes += self.tester.stats.interesting - hits;
+        stats.bytes_removed += bytes as i64 - self.tester.best.len() as i64;
+        stats.tokens_removed += tokens as i64 - tokens_after as i64;
+        stats.seconds += start.elapsed().as_secs_f64();
+        Ok(changed)
+    }
+
+    fn measured(&mut self, pass: &dyn Pass) -> Result<bool> {
+        self.measure(pass.name(), |d| d.rewrite(pass))
+    }
+
+    fn measured_deletion(&mut self) -> Result<bool> {
+        let name = match self.schedule.deletion {
+            Deletion::Perses => "perses",
+            Deletion::Hdd => "hdd",
+        };
+        self.measure(name, Self::deletion)
+    }
+
+    /// Tokens of the best text, as the summary counts them.
+    fn tokens(&mut self) -> usize {
+        ts::build(self.grammar, &mut self.parser, &self.tester.best).map_or(0, |p| p.tokens.len())
+    }
+
+    /// One rewrite pass: list its edits on a fresh parse of the best, then minimize each layer
+    /// with the loop (all of a layer at once first, then halves, unless the pass is
+    /// one-at-a-time), committed edits carried into the next layer.
+    fn rewrite(&mut self, pass: &dyn Pass) -> Result<()> {
+        let src = self.tester.best.clone();
+        let tree = ts::parse_tree(&mut self.parser, &src)?;
+        let errors = ts::count_errors(&tree).0;
+        let edits = pass.edits(&tree, &src);
+        drop(tree);
+        let mut space = EditSpace::new(src.clone());
+        let mut config: Vec<Unit> = Vec::new();
+        let limit = (!self.schedule.thorough).then_some(GIVE_UP_AFTER);
+        for layer in layers(edits, &src) {
+            space.next_layer(&config, layer);
+            if space.edits.is_empty() {
+                continue;
+            }
+            let minimizer = match pass.one_at_a_time() {
+                true => Sweep::singles(),
+                false => Sweep::new(),
+            };
+            let mut policy = GiveUp::new(minimizer, limit);
+            let prefilter =
+                (self.schedule.prefilter && pass.prefilter() && src.len() <= PREFILTER_MAX_BYTES)
+                    .then_some(&mut self.filter);
+            let mut oracle = EditOracle::new(pass.name(), &space, self.tester, prefilter, errors);
+            config = reduce(space.all_units(), &mut oracle, &mut policy);
+            if policy.gave_up() || self.tester.stopped() {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Deletion in rounds: parse the best text, reduce to the policy's end, repeat until a
+    /// round changes nothing (so the result is a fixpoint of the final program's tree).
+    fn deletion(&mut self) -> Result<()> {
+        let grammar = self.grammar;
+        loop {
+            self.rounds += 1;
+            let text = self.tester.best.clone();
+            let parsed = ts::build(grammar, &mut self.parser, &text)?;
+            let units: Vec<Unit> = (0..parsed.tokens.len() as Unit).collect();
+            let prefilter = self.schedule.prefilter.then_some(&mut self.filter);
+            let mut oracle = TreeOracle::new(&parsed.tokens, self.tester, prefilter, parsed.errors);
+            // comments first, all at once if the test allows (it usually does): one test can
+            // spare thousands of one-comment passes later
+            let comments = comment_tokens(grammar, &parsed.arena);
+            let units = if comments.is_empty() {
+                units
+            } else {
+                reduce(units, &mut oracle, &mut Only::new(comments, Sweep::new()))
+            };
+            let result = match self.schedule.deletion {
+                Deletion::Hdd => {
+                    reduce(units, &mut oracle, &mut Hdd::new(&parsed.arena, Sweep::new))
+                }
+                Deletion::Perses => {
+                    let mut perses =
+                        Perses::new(&parsed.arena, Sweep::new).options(PersesOptions::tuned());
+                    reduce(units, &mut oracle, &mut perses)
+                }
+            };
+            let shrunk = oracle.shrunk();
+            if self.tester.stopped() || (result.len() == parsed.tokens.len() && !shrunk) {
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// The comment tokens of a tree, sorted.
+fn comment_tokens(grammar: &Grammar, arena: &crate::tree::Arena) -> Vec<Unit> {
+    let comment = grammar.language.id_for_node_kind("comment", true);
+    if comment == 0 {
+        return Vec::new();
+    }
+    (0..arena.token_count() as Unit)
+        .filter(|&t| arena.node(arena.tok_leaf[t as usize]).kind == comment)
+        .collect()
+}
+
+/// The per-pass table of the summary (`--verbose`).
+pub fn pass_table(passes: &[PassStats]) -> String {
+    let mut out = String::from(
+        "reduce: pass                          runs   tests  success  -tokens   -bytes    time",
+    );
+    for p in passes {
+        out.push_str(&format!(
+            "\nreduce: {:<29} {:>5} {:>7} {:>8} {:>8} {:>8} {:>6.1}s",
+            p.name, p.runs, p.tests, p.successes, p.tokens_removed, p.bytes_removed, p.seconds
+        ));
+    }
+    out
+}
