@@ -14,11 +14,12 @@ use crate::reduce::giveup::GiveUp;
 use crate::reduce::hdd::Hdd;
 use crate::reduce::perses::{Perses, PersesOptions};
 use crate::reduce::{Only, Unit, reduce};
+use crate::rewrite::merge::MergeNames;
 use crate::rewrite::names::{Declarations, Unreferenced};
 use crate::rewrite::oracle::EditOracle;
 use crate::rewrite::smallest::Smallest;
 use crate::rewrite::windows::TokenWindows;
-use crate::rewrite::{EditSpace, Pass, layers};
+use crate::rewrite::{EditSpace, Pass, layers_of_hunks};
 use crate::tester::{Tester, TreeOracle};
 use crate::tree::grammar::Grammar;
 use crate::tree::ts;
@@ -80,6 +81,7 @@ fn rewrite_table() -> Vec<Box<dyn Pass>> {
         Box::new(Unreferenced),
         Box::new(Declarations),
         Box::new(Smallest),
+        Box::new(MergeNames),
         Box::new(TokenWindows(2)),
         Box::new(TokenWindows(1)),
     ]
@@ -179,14 +181,14 @@ impl<'a> Driver<'a> {
         let src = self.tester.best.clone();
         let tree = ts::parse_tree(&mut self.parser, &src)?;
         let errors = ts::count_errors(&tree).0;
-        let edits = pass.edits(&tree, &src);
+        let hunks = pass.hunks(&tree, &src);
         drop(tree);
         let mut space = EditSpace::new(src.clone());
         let mut config: Vec<Unit> = Vec::new();
         let limit = (!self.schedule.thorough).then_some(GIVE_UP_AFTER);
-        for layer in layers(edits, &src) {
+        for layer in layers_of_hunks(hunks, &src) {
             space.next_layer(&config, layer);
-            if space.edits.is_empty() {
+            if space.hunks.is_empty() {
                 continue;
             }
             let minimizer = match pass.one_at_a_time() {

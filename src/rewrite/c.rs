@@ -16,12 +16,16 @@ pub struct RewriteTable {
     pub expressions: &'static [&'static str],
     /// Kinds whose text is an identifier (a name declared or used).
     pub names: &'static [&'static str],
+    /// Name kinds that identifier merging renames (not struct fields or labels); tree-sitter-c
+    /// parses common typedef names (`size_t`) as primitive types.
+    pub mergeable: &'static [&'static str],
     /// Kinds that hold macro bodies as raw text: identifiers inside count as uses.
     pub raw_text: &'static [&'static str],
     /// Function definitions, their body field, and the field naming a declarator.
     pub function_definition: &'static str,
     pub body_field: &'static str,
     pub declarator_field: &'static str,
+    pub type_field: &'static str,
     pub name_field: &'static str,
     /// Declarations whose names are declared by members: struct fields and enum members.
     pub field_declaration: &'static str,
@@ -45,6 +49,11 @@ pub struct RewriteTable {
     pub number_literal: &'static str,
     /// Types that `small_type` may replace.
     pub types: &'static [&'static str],
+    /// Declarations that identifier merging may delete once their name has no use left, and
+    /// the kinds that make one a function or a type.
+    pub declarations: &'static [&'static str],
+    pub function_declarator: &'static str,
+    pub type_definition: &'static str,
     /// Kinds that can simply go: qualifiers, storage classes, attributes.
     pub droppable: &'static [&'static str],
 }
@@ -79,10 +88,12 @@ pub const C: RewriteTable = RewriteTable {
         "field_identifier",
         "statement_identifier",
     ],
+    mergeable: &["identifier", "type_identifier", "primitive_type"],
     raw_text: &["preproc_arg"],
     function_definition: "function_definition",
     body_field: "body",
     declarator_field: "declarator",
+    type_field: "type",
     name_field: "name",
     field_declaration: "field_declaration",
     enumerator: "enumerator",
@@ -106,6 +117,9 @@ pub const C: RewriteTable = RewriteTable {
     char_literal: "char_literal",
     number_literal: "number_literal",
     types: &["primitive_type", "sized_type_specifier", "struct_specifier"],
+    declarations: &["declaration", "function_definition", "type_definition"],
+    function_declarator: "function_declarator",
+    type_definition: "type_definition",
     droppable: &[
         "type_qualifier",
         "storage_class_specifier",

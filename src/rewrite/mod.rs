@@ -3,11 +3,14 @@
 //! loop: "removing unit `i`" means applying edit `i`, so the chunk minimizers apply large batches
 //! and narrow down to single edits, and the cache, prefilter and `-j` work unchanged.
 //!
-//! An [`EditSpace`] holds one layer of pairwise disjoint edits (sorted by start) over a fixed
-//! text, plus the edits already committed in earlier layers; it renders any configuration in one
-//! pass over the text. [`layers`] splits a pass's (possibly nested) edits into such layers.
+//! A unit is a [`Hunk`]: usually one edit, several for a multi-site rewrite (rename every use).
+//! An [`EditSpace`] holds one layer of pairwise disjoint hunks over a fixed text, plus the edits
+//! committed in earlier layers; it renders any configuration in one pass over the text.
+//! [`layers_of_hunks`] splits a pass's (possibly nested) hunks into such layers. Empty ranges
+//! (insertions) are not edits here: every edit replaces at least one byte.
 
 pub mod c;
+pub mod merge;
 pub mod names;
 pub mod oracle;
 pub mod smallest;
@@ -22,6 +25,11 @@ pub trait Pass {
     fn name(&self) -> &'static str;
 
     fn edits(&self, tree: &tree_sitter::Tree, src: &[u8]) -> Vec<Edit>;
+
+    /// Multi-site passes list hunks (edits applied together); by default each edit is one.
+    fn hunks(&self, tree: &tree_sitter::Tree, src: &[u8]) -> Vec<Hunk> {
+        self.edits(tree, src).into_iter().map(|e| vec![e]).collect()
+    }
 
     /// Mostly-failing passes test edits one at a time instead of bisecting big batches.
     fn one_at_a_time(&self) -> bool {
@@ -84,49 +92,85 @@ impl Edit {
     pub fn saving(&self) -> i64 {
         (self.end - self.start) as i64 - self.with.len() as i64
     }
-
-    fn overlaps(&self, other: &Edit) -> bool {
-        // two insertions at one point, or an insertion inside a range, also conflict
-        self.start < other.end && other.start < self.end
-            || (self.start == other.start && (self.start == self.end || other.start == other.end))
-    }
 }
 
-/// Splits edits into layers of pairwise disjoint edits, each sorted by start: a greedy scan in
-/// (start, longest first, then the pass's) order puts an edit in the first layer where it overlaps nothing, so
-/// an outer edit comes before the edits nested in it. Edits that change nothing or do not fit
-/// the text are dropped.
-pub fn layers(mut edits: Vec<Edit>, src: &[u8]) -> Vec<Vec<Edit>> {
-    edits.retain(|e| {
-        e.start <= e.end
-            && (e.end as usize) <= src.len()
-            && *e.with != src[e.start as usize..e.end as usize]
-    });
+/// Edits applied together as one unit (a rename at every use); most hunks hold one edit.
+pub type Hunk = Vec<Edit>;
+
+/// Splits single edits into layers (see [`layers_of_hunks`]).
+pub fn layers(edits: Vec<Edit>, src: &[u8]) -> Vec<Vec<Hunk>> {
+    layers_of_hunks(edits.into_iter().map(|e| vec![e]).collect(), src)
+}
+
+/// Splits hunks into layers of pairwise disjoint hunks: a greedy scan in (start, longest
+/// first, then the pass's) order puts a hunk in the first layer where none of its edits
+/// overlaps an edit already there, so an outer edit comes before the edits nested in it.
+/// Hunks with an edit that is empty, does not fit the text or overlaps its own hunk are
+/// dropped whole, as are edits that change nothing.
+pub fn layers_of_hunks(hunks: Vec<Hunk>, src: &[u8]) -> Vec<Vec<Hunk>> {
+    let mut hunks: Vec<Hunk> = hunks
+        .into_iter()
+        .filter_map(|mut h| {
+            h.retain(|e| {
+                e.end as usize > src.len() || *e.with != src[e.start as usize..e.end as usize]
+            });
+            h.sort_by_key(|e| e.start);
+            let fits = h
+                .iter()
+                .all(|e| e.start < e.end && e.end as usize <= src.len());
+            let disjoint = h.windows(2).all(|w| w[0].end <= w[1].start);
+            (fits && disjoint && !h.is_empty()).then_some(h)
+        })
+        .collect();
     let mut seen = std::collections::HashSet::new();
-    edits.retain(|e| seen.insert(e.clone()));
+    hunks.retain(|h| seen.insert(h.clone()));
     // stable: alternatives for one range keep the pass's order (best first)
-    edits.sort_by_key(|e| (e.start, std::cmp::Reverse(e.end)));
-    let mut out: Vec<Vec<Edit>> = Vec::new();
-    for e in edits {
-        // layers are sorted by start: only the last edit of each layer can overlap `e`
-        match out
-            .iter_mut()
-            .find(|l| l.last().is_none_or(|last| !last.overlaps(&e)))
-        {
-            Some(layer) => layer.push(e),
-            None => out.push(vec![e]),
+    hunks.sort_by_key(|h| (h[0].start, std::cmp::Reverse(h[0].end)));
+    let mut out: Vec<(Vec<Hunk>, Occupied)> = Vec::new();
+    for h in hunks {
+        match out.iter_mut().find(|(_, occ)| occ.admits(&h)) {
+            Some((layer, occ)) => {
+                occ.insert(&h);
+                layer.push(h);
+            }
+            None => {
+                let mut occ = Occupied::default();
+                occ.insert(&h);
+                out.push((vec![h], occ));
+            }
         }
     }
-    out
+    out.into_iter().map(|(layer, _)| layer).collect()
 }
 
-/// One layer of disjoint edits over a fixed text, with the edits committed before it.
+/// The byte ranges a layer's edits cover: start -> end, disjoint.
+#[derive(Default)]
+struct Occupied(std::collections::BTreeMap<u32, u32>);
+
+impl Occupied {
+    fn admits(&self, h: &[Edit]) -> bool {
+        h.iter().all(|e| {
+            let before = self.0.range(..=e.start).next_back();
+            let after = self.0.range(e.start..).next();
+            before.is_none_or(|(_, &end)| end <= e.start)
+                && after.is_none_or(|(&start, _)| e.end <= start)
+        })
+    }
+
+    fn insert(&mut self, h: &[Edit]) {
+        for e in h {
+            self.0.insert(e.start, e.end);
+        }
+    }
+}
+
+/// One layer of disjoint hunks over a fixed text, with the edits committed before it.
 pub struct EditSpace {
     pub src: Vec<u8>,
     /// Applied in every candidate (committed by earlier layers); sorted, disjoint.
     fixed: Vec<Edit>,
-    /// This layer's edits, the units: sorted, disjoint from each other and from `fixed`.
-    pub edits: Vec<Edit>,
+    /// This layer's hunks, the units: disjoint from each other and from `fixed`.
+    pub hunks: Vec<Hunk>,
 }
 
 impl EditSpace {
@@ -134,62 +178,50 @@ impl EditSpace {
         EditSpace {
             src,
             fixed: Vec::new(),
-            edits: Vec::new(),
+            hunks: Vec::new(),
         }
     }
 
-    /// Starts a new layer: the edits of `config`'s complement (applied) become fixed, and the
-    /// new layer keeps only the edits disjoint from every fixed one (never half-applied).
-    pub fn next_layer(&mut self, config: &[Unit], layer: Vec<Edit>) {
-        let applied = applied(config, self.edits.len());
-        let old = std::mem::take(&mut self.edits);
-        self.fixed.extend(applied.map(|i| old[i].clone()));
+    /// Starts a new layer: the hunks of `config`'s complement (applied) become fixed, and the
+    /// new layer keeps only the hunks disjoint from every fixed edit (never half-applied).
+    pub fn next_layer(&mut self, config: &[Unit], layer: Vec<Hunk>) {
+        let old = std::mem::take(&mut self.hunks);
+        for i in applied(config, old.len()) {
+            self.fixed.extend_from_slice(&old[i]);
+        }
         self.fixed.sort_by_key(|e| e.start);
         let fixed = &self.fixed;
-        self.edits = layer
-            .into_iter()
-            .filter(|e| {
-                let i = fixed.partition_point(|f| f.end <= e.start);
-                fixed[i..]
-                    .iter()
-                    .take_while(|f| f.start <= e.end)
-                    .all(|f| !f.overlaps(e))
-            })
-            .collect();
+        let clear = |e: &Edit| {
+            let i = fixed.partition_point(|f| f.end <= e.start);
+            fixed.get(i).is_none_or(|f| e.end <= f.start)
+        };
+        self.hunks = layer.into_iter().filter(|h| h.iter().all(clear)).collect();
     }
 
     /// Every unit of the current layer (nothing applied yet).
     pub fn all_units(&self) -> Vec<Unit> {
-        (0..self.edits.len() as Unit).collect()
+        (0..self.hunks.len() as Unit).collect()
     }
 
-    /// Has any edit been committed?
-    pub fn changed(&self, config: &[Unit]) -> bool {
-        !self.fixed.is_empty() || config.len() < self.edits.len()
-    }
-
-    /// The text with the fixed edits and every edit of the layer *not* in `config` applied.
+    /// The text with the fixed edits and every hunk of the layer *not* in `config` applied.
     /// Where an edit meets its neighbour and the two would lex as one token, a space goes in.
     pub fn render_into(&self, config: &[Unit], out: &mut Vec<u8>) {
+        let mut edits: Vec<&Edit> = applied(config, self.hunks.len())
+            .flat_map(|i| &self.hunks[i])
+            .collect();
+        if edits.is_empty() {
+            return self.render_sorted(self.fixed.iter(), out);
+        }
+        edits.extend(&self.fixed);
+        edits.sort_unstable_by_key(|e| e.start);
+        self.render_sorted(edits.into_iter(), out)
+    }
+
+    /// Applies disjoint edits sorted by start.
+    fn render_sorted<'e>(&self, edits: impl Iterator<Item = &'e Edit>, out: &mut Vec<u8>) {
         out.clear();
-        let mut kept = config.iter().peekable();
-        let mut layer = self.edits.iter().enumerate().filter(|&(i, _)| {
-            while kept.next_if(|&&k| (k as usize) < i).is_some() {}
-            kept.next_if(|&&k| k as usize == i).is_none()
-        });
-        let (mut fixed, mut pos, mut seam) = (self.fixed.iter().peekable(), 0usize, false);
-        let mut next_layer = layer.next().map(|(_, e)| e);
-        loop {
-            let edit = match (fixed.peek(), next_layer) {
-                (Some(f), Some(l)) if f.start <= l.start => fixed.next(),
-                (Some(_), None) => fixed.next(),
-                (_, Some(l)) => {
-                    next_layer = layer.next().map(|(_, e)| e);
-                    Some(l)
-                }
-                (None, None) => None,
-            };
-            let Some(edit) = edit else { break };
+        let (mut pos, mut seam) = (0usize, false);
+        for edit in edits {
             let (start, end) = (edit.start as usize, edit.end as usize);
             push(out, &self.src[pos.min(start)..start], &mut seam);
             seam = true;

@@ -143,7 +143,7 @@ fn words(s: &[u8]) -> Vec<&[u8]> {
 
 /// The names an item declares: its declarators' names, a macro's or a tagged type's name, and
 /// the enum members inside it.
-fn declared_names<'s>(item: Node, src: &'s [u8], t: &RewriteTable) -> Vec<&'s [u8]> {
+pub(super) fn declared_names<'s>(item: Node, src: &'s [u8], t: &RewriteTable) -> Vec<&'s [u8]> {
     let mut out = Vec::new();
     let kind = item.kind();
     if t.macro_definitions.contains(&kind) || t.tagged_types.contains(&kind) {

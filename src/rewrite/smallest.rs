@@ -1,6 +1,6 @@
 //! Replace a node by the smallest of its kind (the C table's `0`, `{}`, `int`, `""`, `()`), or by
 //! a part of it: `(e)` -> `e`, `a ? b : c` -> `b` | `c`, `if (c) S` -> `S`, `return e;` ->
-//! `return;`, `x = v` -> `x`; drop qualifiers, storage classes and attributes. Alternatives for
+//! `return;` | `e;`, `x = v` -> `x`; drop qualifiers, storage classes and attributes. Alternatives for
 //! one node overlap, so they land in successive layers: the first that works wins.
 
 use tree_sitter::{Node, Tree};
@@ -47,8 +47,14 @@ fn alternatives(n: Node, src: &[u8], t: &RewriteTable, out: &mut Vec<Edit>) {
     if kind == t.block && n.named_child_count() > 0 {
         out.push(whole(t.empty_block.as_bytes()));
     }
-    if kind == t.return_statement && n.named_child_count() > 0 {
+    if kind == t.return_statement
+        && let Some(e) = n.named_child(0)
+    {
         out.push(whole(b"return;"));
+        // the value still computed, as a statement
+        let mut statement = text(e, src).to_vec();
+        statement.push(b';');
+        out.push(whole(&statement));
     }
     for &(stmt, field) in t.guarded {
         if kind == stmt

@@ -36,7 +36,13 @@ pub fn apply_first_layer(src: &str, edits: &[Edit]) -> String {
 fn keeping_every_edit_unapplied_gives_the_text_back() {
     let src = b"int main() { return f(1) + 2; }".to_vec();
     let mut space = EditSpace::new(src.clone());
-    space.next_layer(&[], vec![Edit::new(13, 29, b"return;"), Edit::delete(0, 3)]);
+    space.next_layer(
+        &[],
+        vec![
+            vec![Edit::new(13, 29, b"return;")],
+            vec![Edit::delete(0, 3)],
+        ],
+    );
     assert_eq!(space.render(&space.all_units()), src);
     assert_eq!(space.render(&[0]), b" main() { return f(1) + 2; }");
     assert_eq!(space.render(&[1]), b"int main() { return; }");
@@ -46,11 +52,14 @@ fn keeping_every_edit_unapplied_gives_the_text_back() {
 fn a_replacement_never_glues_to_its_neighbours() {
     let src = b"return(x)+y;".to_vec();
     let mut space = EditSpace::new(src);
-    space.next_layer(&[], vec![Edit::new(6, 9, b"0"), Edit::new(9, 10, b"-")]);
+    space.next_layer(
+        &[],
+        vec![vec![Edit::new(6, 9, b"0")], vec![Edit::new(9, 10, b"-")]],
+    );
     assert_eq!(space.render(&[1]), b"return 0+y;");
     assert_eq!(space.render(&[0]), b"return(x)-y;");
     let mut space = EditSpace::new(b"a - (-b)".to_vec());
-    space.next_layer(&[], vec![Edit::new(4, 8, b"-b")]);
+    space.next_layer(&[], vec![vec![Edit::new(4, 8, b"-b")]]);
     assert_eq!(space.render(&[]), b"a - -b");
 }
 
@@ -67,7 +76,7 @@ fn later_layers_drop_edits_that_overlap_committed_ones() {
     let mut space = EditSpace::new(src.as_bytes().to_vec());
     space.next_layer(&[], layered[0].clone());
     space.next_layer(&[], layered[1].clone()); // commits `0`: the rest overlaps it
-    assert!(space.edits.is_empty());
+    assert!(space.hunks.is_empty());
     assert_eq!(space.render(&[]), b"int f() { return 0; }");
 }
 
@@ -96,7 +105,7 @@ fn minimize(src: &str, pass: &dyn Pass, keep: &dyn Fn(&str) -> bool) -> String {
     let tree = parse(src);
     let mut space = EditSpace::new(src.as_bytes().to_vec());
     let mut config = Vec::new();
-    for layer in layers(pass.edits(&tree, src.as_bytes()), src.as_bytes()) {
+    for layer in layers_of_hunks(pass.hunks(&tree, src.as_bytes()), src.as_bytes()) {
         space.next_layer(&config, layer);
         let mut oracle =
             FnOracle(|c: &[crate::reduce::Unit]| keep(&String::from_utf8_lossy(&space.render(c))));
@@ -164,9 +173,9 @@ proptest! {
             }
         }
         chosen.sort();
-        let layer: Vec<Edit> = chosen
+        let layer: Vec<Hunk> = chosen
             .iter()
-            .map(|&(s, e, w)| Edit::new(spans[s].0, spans[e - 1].1, w.map_or(&b""[..], |w| TOKENS[w].as_bytes())))
+            .map(|&(s, e, w)| vec![Edit::new(spans[s].0, spans[e - 1].1, w.map_or(&b""[..], |w| TOKENS[w].as_bytes()))])
             .collect();
         let mut space = EditSpace::new(src.clone());
         space.next_layer(&[], layer);
@@ -193,29 +202,29 @@ proptest! {
     }
 
     #[test]
-    fn layers_are_disjoint_sorted_and_keep_every_edit(
-        raw in prop::collection::vec((0u32..40, 0u32..6, 0u8..3), 0..30),
+    fn layers_are_disjoint_and_keep_every_hunk(
+        raw in prop::collection::vec(prop::collection::vec((0u32..40, 1u32..6, 0u8..3), 1..3), 0..30),
     ) {
         let src = vec![b'x'; 50];
-        let edits: Vec<Edit> = raw
+        let hunks: Vec<Hunk> = raw
             .iter()
-            .map(|&(s, l, w)| Edit::new(s as usize, (s + l) as usize, &b"yy"[..w as usize]))
+            .map(|h| h.iter().map(|&(s, l, w)| Edit::new(s as usize, (s + l) as usize, &b"yy"[..w as usize])).collect())
             .collect();
-        let layered = layers(edits.clone(), &src);
-        let mut all: Vec<Edit> = layered.concat();
+        let layered = layers_of_hunks(hunks.clone(), &src);
         for layer in &layered {
-            for w in layer.windows(2) {
-                prop_assert!(w[0].end <= w[1].start && !w[0].overlaps(&w[1]), "{:?}", w);
+            let mut all: Vec<&Edit> = layer.iter().flatten().collect();
+            all.sort_by_key(|e| e.start);
+            for w in all.windows(2) {
+                prop_assert!(w[0].end <= w[1].start, "{:?}", w);
             }
         }
-        let mut want: Vec<Edit> = edits
-            .into_iter()
-            .filter(|e| *e.with != src[e.start as usize..e.end as usize])
-            .collect();
-        want.sort_by_key(|e| (e.start, e.end, e.with.clone()));
-        want.dedup();
-        all.sort_by_key(|e| (e.start, e.end, e.with.clone()));
-        prop_assert_eq!(all, want);
+        // every valid hunk is in exactly one layer
+        let kept: Vec<Hunk> = layered.concat();
+        for mut h in hunks {
+            h.sort_by_key(|e| e.start);
+            let valid = h.windows(2).all(|w| w[0].end <= w[1].start);
+            prop_assert_eq!(kept.contains(&h), valid, "{:?}", h);
+        }
     }
 
     #[test]
@@ -228,10 +237,11 @@ proptest! {
             s == original || xxhash_rust::xxh3::xxh3_64_with_seed(s.as_bytes(), salt).is_multiple_of(3)
         };
         let monotone = |s: &str| s.contains("crash");
-        let passes: [&dyn Pass; 5] = [
+        let passes: [&dyn Pass; 6] = [
             &names::Unreferenced,
             &names::Declarations,
             &smallest::Smallest,
+            &merge::MergeNames,
             &windows::TokenWindows(1),
             &windows::TokenWindows(2),
         ];
