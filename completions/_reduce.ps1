@@ -42,6 +42,7 @@ Register-ArgumentCompleter -Native -CommandName 'reduce' -ScriptBlock {
             [CompletionResult]::new('--no-rewrites', '--no-rewrites', [CompletionResultType]::ParameterName, 'Only delete (perses): no rewrite passes (expressions to 0, definitions to declarations, ...)')
             [CompletionResult]::new('--thorough', '--thorough', [CompletionResultType]::ParameterName, 'No give-up rules: rewrite passes try every candidate (slower, sometimes smaller)')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Overwrite an existing, different INPUT.orig')
+            [CompletionResult]::new('--no-format', '--no-format', [CompletionResultType]::ParameterName, 'Keep the result''s raw layout (by default a perses result is laid out one statement per line with 4-space indentation, if the test still accepts it)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show the test''s output and exit status for the first runs and for every timeout')

@@ -39,6 +39,7 @@ set edit:completion:arg-completer[reduce] = {|@words|
             cand --no-rewrites 'Only delete (perses): no rewrite passes (expressions to 0, definitions to declarations, ...)'
             cand --thorough 'No give-up rules: rewrite passes try every candidate (slower, sometimes smaller)'
             cand --force 'Overwrite an existing, different INPUT.orig'
+            cand --no-format 'Keep the result''s raw layout (by default a perses result is laid out one statement per line with 4-space indentation, if the test still accepts it)'
             cand -q 'Print nothing but errors'
             cand --quiet 'Print nothing but errors'
             cand -v 'Show the test''s output and exit status for the first runs and for every timeout'

@@ -357,6 +357,7 @@ impl Session {
             rewrites: self.algo == Algo::Perses && self.cfg.rewrites,
             thorough: self.cfg.thorough,
             prefilter: self.cfg.prefilter,
+            format: self.algo == Algo::Perses && self.cfg.rewrites && self.cfg.format,
         };
         let mut driver = Driver::new(&mut self.tester, grammar, schedule)?;
         let result = driver.run();

@@ -141,6 +141,11 @@ pub struct Args {
     #[arg(long, help_heading = "Output options")]
     pub force: bool,
 
+    /// Keep the result's raw layout (by default a perses result is laid out one statement per
+    /// line with 4-space indentation, if the test still accepts it)
+    #[arg(long, help_heading = "Output options")]
+    pub no_format: bool,
+
     /// Write a JSON record of the run here
     #[arg(long, value_name = "FILE", help_heading = "Output options")]
     pub stats_json: Option<PathBuf>,
@@ -196,6 +201,7 @@ pub struct Config {
     pub cache: bool,
     pub rewrites: bool,
     pub thorough: bool,
+    pub format: bool,
     pub output: Output,
     pub force: bool,
     pub stats_json: Option<PathBuf>,
@@ -249,6 +255,7 @@ impl Args {
             cache: !self.no_cache,
             rewrites: !self.no_rewrites,
             thorough: self.thorough,
+            format: !self.no_format,
             output,
             force: self.force,
             stats_json: self.stats_json,

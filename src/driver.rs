@@ -13,7 +13,8 @@ use crate::reduce::ddmin::Sweep;
 use crate::reduce::giveup::GiveUp;
 use crate::reduce::hdd::Hdd;
 use crate::reduce::perses::{Perses, PersesOptions};
-use crate::reduce::{Only, Unit, reduce};
+use crate::reduce::{Only, Unit, Verdict, reduce};
+use crate::rewrite::layout::layout;
 use crate::rewrite::merge::MergeNames;
 use crate::rewrite::names::{Declarations, Unreferenced};
 use crate::rewrite::oracle::EditOracle;
@@ -48,6 +49,8 @@ pub struct Schedule {
     pub thorough: bool,
     /// Skip candidates that parse worse than the best.
     pub prefilter: bool,
+    /// Lay the result out canonically at the end (kept only if the test still accepts it).
+    pub format: bool,
 }
 
 /// One pass's figures over the whole run.
@@ -100,8 +103,29 @@ impl<'a> Driver<'a> {
         })
     }
 
-    /// The whole schedule. The best result is always one the test accepted.
+    /// The whole schedule, then the canonical layout. The best result is always one the test
+    /// accepted.
     pub fn run(&mut self) -> Result<()> {
+        self.reduce()?;
+        if self.schedule.format && !self.tester.stopped() {
+            self.measure("layout", Self::layout)?;
+        }
+        Ok(())
+    }
+
+    /// The final file laid out canonically, tested once more, kept only if still interesting.
+    fn layout(&mut self) -> Result<()> {
+        let best = self.tester.best.clone();
+        let tree = ts::parse_tree(&mut self.parser, &best)?;
+        if let Some(laid_out) = layout(&tree, &best).filter(|l| *l != best)
+            && self.tester.verdict(&laid_out) == Verdict::Interesting
+        {
+            self.tester.replace_best(&laid_out);
+        }
+        Ok(())
+    }
+
+    fn reduce(&mut self) -> Result<()> {
         let table = if self.schedule.rewrites {
             rewrite_table()
         } else {
@@ -136,7 +160,7 @@ impl<'a> Driver<'a> {
         let (tests, hits) = (self.tester.stats.tests, self.tester.stats.interesting);
         let start = Instant::now();
         step(self)?;
-        let changed = self.tester.best.len() < bytes;
+        let changed = self.tester.best.len() < bytes || name == "layout";
         let tokens_after = if changed { self.tokens() } else { tokens };
         let stats = match self.passes.iter_mut().position(|p| p.name == name) {
             Some(i) => &mut self.passes[i],

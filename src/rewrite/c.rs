@@ -54,6 +54,13 @@ pub struct RewriteTable {
     pub declarations: &'static [&'static str],
     pub function_declarator: &'static str,
     pub type_definition: &'static str,
+    /// Layout: keywords followed by a space before `(`, operators spaced when binary, nodes
+    /// whose braces open an indented block, preprocessor lines.
+    pub keywords_before_paren: &'static [&'static str],
+    pub binary_parents: &'static [&'static str],
+    pub block_braces: &'static [&'static str],
+    pub preprocessor_prefix: &'static str,
+    pub comment: &'static str,
     /// Kinds that can simply go: qualifiers, storage classes, attributes.
     pub droppable: &'static [&'static str],
 }
@@ -120,6 +127,22 @@ pub const C: RewriteTable = RewriteTable {
     declarations: &["declaration", "function_definition", "type_definition"],
     function_declarator: "function_declarator",
     type_definition: "type_definition",
+    keywords_before_paren: &["if", "while", "for", "switch", "return", "do"],
+    binary_parents: &[
+        "binary_expression",
+        "assignment_expression",
+        "conditional_expression",
+        "init_declarator",
+        "enumerator",
+    ],
+    block_braces: &[
+        "compound_statement",
+        "field_declaration_list",
+        "enumerator_list",
+        "declaration_list",
+    ],
+    preprocessor_prefix: "preproc_",
+    comment: "comment",
     droppable: &[
         "type_qualifier",
         "storage_class_specifier",

@@ -10,6 +10,7 @@
 //! (insertions) are not edits here: every edit replaces at least one byte.
 
 pub mod c;
+pub mod layout;
 pub mod merge;
 pub mod names;
 pub mod oracle;
