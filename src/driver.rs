@@ -18,6 +18,7 @@ use crate::rewrite::layout::layout;
 use crate::rewrite::merge::MergeNames;
 use crate::rewrite::names::{Declarations, Unreferenced};
 use crate::rewrite::oracle::EditOracle;
+use crate::rewrite::params::RemoveParameter;
 use crate::rewrite::smallest::Smallest;
 use crate::rewrite::windows::TokenWindows;
 use crate::rewrite::{EditSpace, Pass, layers_of_hunks};
@@ -27,6 +28,9 @@ use crate::tree::ts;
 
 /// A rewrite pass stops after this many rejected candidates in a row (`--thorough`: never).
 pub const GIVE_UP_AFTER: usize = 200;
+
+/// The per-pass table counts tokens only on texts up to this size (a parse per pass).
+const COUNT_TOKENS_MAX_BYTES: usize = 1 << 20;
 
 /// Rewrite candidates of larger texts go to the test unparsed: parsing every candidate of a
 /// multi-megabyte file would cost more than it saves (a size rule, so `-j` never matters).
@@ -85,6 +89,7 @@ fn rewrite_table() -> Vec<Box<dyn Pass>> {
         Box::new(Declarations),
         Box::new(Smallest),
         Box::new(MergeNames),
+        Box::new(RemoveParameter),
         Box::new(TokenWindows(2)),
         Box::new(TokenWindows(1)),
     ]
@@ -132,8 +137,16 @@ impl<'a> Driver<'a> {
             Vec::new()
         };
         if let [first, second, ..] = &table[..] {
-            // C-Reduce's opening: bulk deletions by name before any list sweep
-            while self.measured(first.as_ref())? | self.measured(second.as_ref())? {}
+            // C-Reduce's opening: bulk deletions by name before any list sweep, again while a
+            // round removes a tenth of the file (the cycle below runs them again anyway)
+            loop {
+                let before = self.tester.best.len();
+                self.measured(first.as_ref())?;
+                self.measured(second.as_ref())?;
+                if self.tester.best.len() * 10 > before * 9 || self.tester.stopped() {
+                    break;
+                }
+            }
         }
         self.measured_deletion()?;
         loop {
@@ -176,7 +189,9 @@ impl<'a> Driver<'a> {
         stats.tests += self.tester.stats.tests - tests;
         stats.successes += self.tester.stats.interesting - hits;
         stats.bytes_removed += bytes as i64 - self.tester.best.len() as i64;
-        stats.tokens_removed += tokens as i64 - tokens_after as i64;
+        if tokens > 0 {
+            stats.tokens_removed += tokens as i64 - tokens_after as i64;
+        }
         stats.seconds += start.elapsed().as_secs_f64();
         Ok(changed)
     }
@@ -193,8 +208,11 @@ impl<'a> Driver<'a> {
         self.measure(name, Self::deletion)
     }
 
-    /// Tokens of the best text, as the summary counts them.
+    /// Tokens of the best text, as the summary counts them; 0 above [`COUNT_TOKENS_MAX_BYTES`].
     fn tokens(&mut self) -> usize {
+        if self.tester.best.len() > COUNT_TOKENS_MAX_BYTES {
+            return 0;
+        }
         ts::build(self.grammar, &mut self.parser, &self.tester.best).map_or(0, |p| p.tokens.len())
     }
 

@@ -53,6 +53,11 @@ pub struct RewriteTable {
     /// the kinds that make one a function or a type.
     pub declarations: &'static [&'static str],
     pub function_declarator: &'static str,
+    /// Calls and the fields of calls and function declarators.
+    pub call: &'static str,
+    pub function_field: &'static str,
+    pub arguments_field: &'static str,
+    pub parameters_field: &'static str,
     pub type_definition: &'static str,
     /// Layout: keywords followed by a space before `(`, operators spaced when binary, nodes
     /// whose braces open an indented block, preprocessor lines.
@@ -126,6 +131,10 @@ pub const C: RewriteTable = RewriteTable {
     types: &["primitive_type", "sized_type_specifier", "struct_specifier"],
     declarations: &["declaration", "function_definition", "type_definition"],
     function_declarator: "function_declarator",
+    call: "call_expression",
+    function_field: "function",
+    arguments_field: "arguments",
+    parameters_field: "parameters",
     type_definition: "type_definition",
     keywords_before_paren: &["if", "while", "for", "switch", "return", "do"],
     binary_parents: &[

@@ -14,6 +14,7 @@ pub mod layout;
 pub mod merge;
 pub mod names;
 pub mod oracle;
+pub mod params;
 pub mod smallest;
 pub mod windows;
 

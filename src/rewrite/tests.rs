@@ -237,7 +237,8 @@ proptest! {
             s == original || xxhash_rust::xxh3::xxh3_64_with_seed(s.as_bytes(), salt).is_multiple_of(3)
         };
         let monotone = |s: &str| s.contains("crash");
-        let passes: [&dyn Pass; 6] = [
+        let passes: [&dyn Pass; 7] = [
+            &params::RemoveParameter,
             &names::Unreferenced,
             &names::Declarations,
             &smallest::Smallest,
