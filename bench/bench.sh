@@ -5,7 +5,7 @@
 #
 # Builds the release binary, then for every case runs each tool that is installed, one run at a
 # time: `reduce` (perses, default -j), `reduce-j1` (perses -j1, which must give byte-identical
-# output), and creduce, cvise, treereduce-c when found. Each run gets a fresh copy of input.c and
+# output), `reduce-deletion` (perses --no-rewrites: deletion only, for comparison), and creduce, cvise, treereduce-c when found. Each run gets a fresh copy of input.c and
 # a wrapped test that counts calls. Rows go to bench/results.tsv; the table to bench/RESULTS.md.
 # Defaults: CAP 300 s, cases bench/cases. Needs python3 (token counts) and GNU timeout.
 set -uo pipefail
@@ -20,7 +20,7 @@ shift $((OPTIND - 1))
 [ $# -gt 0 ] || set -- "$here/cases"
 
 (cd "$root" && cargo build --release --quiet) || { echo "build failed" >&2; exit 1; }
-reduce_bin="$root/target/release/reduce"
+reduce_bin="${CARGO_TARGET_DIR:-$root/target}/release/reduce"
 work=$(mktemp -d "${TMPDIR:-/tmp}/reduce-bench.XXXXXX")
 tsv="$here/results.tsv"
 [ "${APPEND:-0}" = 1 ] || printf 'tool\tcase\texit\twall_s\ttests\torig_bytes\tfinal_bytes\torig_tokens\tfinal_tokens\tpasses\tsha\n' > "$tsv"
@@ -36,7 +36,7 @@ case_dirs() { # absolute paths: the tests run from temp directories
 
 installed() {
   case $1 in
-    reduce|reduce-j1) return 0 ;;
+    reduce|reduce-j1|reduce-deletion) return 0 ;;
     treereduce-c) command -v treereduce-c >/dev/null || [ -x "$HOME/.cargo/bin/treereduce-c" ] ;;
     *) command -v "$1" >/dev/null ;;
   esac
@@ -57,8 +57,9 @@ run_one() { # tool casedir
     cd "$w/red" || exit 1
     export TMPDIR="$w/tmp"
     case $tool in
-      reduce) timeout -k 10 "$cap" "$reduce_bin" -q --algo perses --test "$w/test.sh" input.c ;;
-      reduce-j1) timeout -k 10 "$cap" "$reduce_bin" -q -j1 --algo perses --test "$w/test.sh" input.c ;;
+      reduce) timeout -k 10 "$cap" "$reduce_bin" -q --algo perses --stats-json "$w/stats.json" --test "$w/test.sh" input.c ;;
+      reduce-j1) timeout -k 10 "$cap" "$reduce_bin" -q -j1 --algo perses --stats-json "$w/stats.json" --test "$w/test.sh" input.c ;;
+      reduce-deletion) timeout -k 10 "$cap" "$reduce_bin" -q --algo perses --no-rewrites --stats-json "$w/stats.json" --test "$w/test.sh" input.c ;;
       creduce) timeout -k 10 "$cap" creduce --n 2 "$w/test.sh" input.c ;;
       cvise) timeout -k 10 "$cap" cvise --n 2 "$w/test.sh" input.c ;;
       treereduce-c)
@@ -86,6 +87,8 @@ run_one() { # tool casedir
   else
     fb=NA; ft=NA; passes=missing; sha=-
   fi
+  # reduce's own record (per-pass figures, share of rejected candidates), kept next to the table
+  if [ -f "$w/stats.json" ]; then mkdir -p "$here/stats" && cp "$w/stats.json" "$here/stats/$tool.$name.json"; fi
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$tool" "$name" "$rc" "$wall" "$tests" "$ob" "$fb" "$ot" "$ft" "$passes" "$sha" | tee -a "$tsv"
 }
 

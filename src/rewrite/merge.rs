@@ -181,6 +181,19 @@ mod tests {
     }
 
     #[test]
+    fn a_typedef_tree_sitter_reads_as_primitive_is_inlined_too() {
+        let src = "typedef long unsigned size_t;\nint f(size_t);\n";
+        let tree = parse(src);
+        let hunks = MergeNames.hunks(&tree, src.as_bytes());
+        let mut space = crate::rewrite::EditSpace::new(src.as_bytes().to_vec());
+        space.next_layer(&[], vec![hunks[0].clone()]);
+        assert_eq!(
+            String::from_utf8(space.render(&[])).unwrap(),
+            "\nint f(long unsigned);\n"
+        );
+    }
+
+    #[test]
     fn only_names_of_the_same_sort_merge() {
         let src = "typedef int T;\nint f(void);\nint x;\nint main() { T y = f(); return x; }\n";
         let tree = parse(src);

@@ -124,7 +124,7 @@ impl<'s> Uses<'s> {
 
 /// The names a node itself contributes: its text if it is a name, the words of a macro body.
 fn names_in_node<'s>(n: Node, src: &'s [u8], t: &RewriteTable) -> Vec<&'s [u8]> {
-    if t.names.contains(&n.kind()) {
+    if t.names.contains(&n.kind()) || t.mergeable.contains(&n.kind()) {
         return vec![text(n, src)];
     }
     if t.raw_text.contains(&n.kind()) {
@@ -179,7 +179,8 @@ pub(super) fn declared_names<'s>(item: Node, src: &'s [u8], t: &RewriteTable) ->
 /// The name inside a declarator chain (`*f(int)`, `a[3] = {..}`, `(*p)`): follow `declarator`.
 fn declarator_name<'t>(mut d: Node<'t>, t: &RewriteTable) -> Option<Node<'t>> {
     for _ in 0..64 {
-        if t.names.contains(&d.kind()) {
+        // `typedef unsigned long size_t;`: tree-sitter-c reads `size_t` as a primitive type
+        if t.names.contains(&d.kind()) || t.mergeable.contains(&d.kind()) {
             return Some(d);
         }
         d = d
