@@ -53,6 +53,7 @@ pub struct RewriteTable {
     /// the kinds that make one a function or a type.
     pub declarations: &'static [&'static str],
     pub function_declarator: &'static str,
+    pub parameter_declaration: &'static str,
     /// Calls and the fields of calls and function declarators.
     pub call: &'static str,
     pub function_field: &'static str,
@@ -131,6 +132,7 @@ pub const C: RewriteTable = RewriteTable {
     types: &["primitive_type", "sized_type_specifier", "struct_specifier"],
     declarations: &["declaration", "function_definition", "type_definition"],
     function_declarator: "function_declarator",
+    parameter_declaration: "parameter_declaration",
     call: "call_expression",
     function_field: "function",
     arguments_field: "arguments",

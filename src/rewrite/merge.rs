@@ -31,6 +31,8 @@ struct Declared<'s> {
     sites: Vec<(usize, usize)>,
     /// For a plain typedef (`typedef T name;`): `T`, which can replace the name everywhere.
     underlying: Option<&'s [u8]>,
+    /// A parameter: a name to merge into, never one that goes (its site is not deletable).
+    target_only: bool,
 }
 
 impl Pass for MergeNames {
@@ -58,7 +60,7 @@ impl Pass for MergeNames {
             }
         }
         let mut hunks = Vec::new();
-        for b in &declared {
+        for b in declared.iter().filter(|b| !b.target_only) {
             let b_uses = uses.get(b.name).map_or(&[][..], Vec::as_slice);
             // inlining a typedef first: the uses get the underlying type
             hunks.extend(b.underlying.map(|u| merge(b, u, b_uses)));
@@ -96,15 +98,21 @@ fn declarations<'s>(nodes: &[Node], src: &'s [u8], t: &RewriteTable) -> Vec<Decl
     let mut by_name: Vec<Declared<'s>> = Vec::new();
     let mut index: HashMap<&[u8], usize> = HashMap::new();
     for &n in nodes {
-        if !t.declarations.contains(&n.kind()) {
+        let parameter = n.kind() == t.parameter_declaration;
+        if !t.declarations.contains(&n.kind()) && !parameter {
             continue;
         }
         let names = declared_names(n, src, t);
         let [name] = names[..] else { continue };
-        let sort = sort_of(n, t);
+        let sort = match parameter {
+            true => Sort::Variable,
+            false => sort_of(n, t),
+        };
         let site = (n.start_byte(), n.end_byte());
         match index.get(name) {
-            Some(&i) if by_name[i].sort == sort => by_name[i].sites.push(site),
+            Some(&i) if by_name[i].sort == sort && !parameter && !by_name[i].target_only => {
+                by_name[i].sites.push(site)
+            }
             Some(_) => {}
             None => {
                 index.insert(name, by_name.len());
@@ -113,6 +121,7 @@ fn declarations<'s>(nodes: &[Node], src: &'s [u8], t: &RewriteTable) -> Vec<Decl
                     sort,
                     sites: vec![site],
                     underlying: underlying(n, src, t),
+                    target_only: parameter,
                 });
             }
         }
@@ -190,6 +199,19 @@ mod tests {
         assert_eq!(
             String::from_utf8(space.render(&[])).unwrap(),
             "\nint f(long unsigned);\n"
+        );
+    }
+
+    #[test]
+    fn a_local_merges_into_a_parameter() {
+        let src = "int f(int *p) {\n    int *q;\n    return *q;\n}\n";
+        let tree = parse(src);
+        let hunks = MergeNames.hunks(&tree, src.as_bytes());
+        let mut space = crate::rewrite::EditSpace::new(src.as_bytes().to_vec());
+        space.next_layer(&[], hunks);
+        assert_eq!(
+            String::from_utf8(space.render(&[])).unwrap(),
+            "int f(int *p) {\n    \n    return *p;\n}\n"
         );
     }
 
