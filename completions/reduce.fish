@@ -9,7 +9,7 @@ perses\t'Syntax-guided reduction: node replacement plus list deletion'"
 complete -c reduce -l unit -d 'What ddmin deletes' -r -f -a "line\t''
 char\t''"
 complete -c reduce -l lang -d 'Parse the input as this language, whatever its extension' -r -f -a "c\t''"
-complete -c reduce -l max-attempts -d 'Stop after this many test runs (the best result so far is kept)' -r
+complete -c reduce -l max-attempts -d 'At most this many test runs in all, the check of the original included (the best result so far is kept)' -r
 complete -c reduce -s o -l output -d 'Write the result here instead of in place (\'-\' = stdout)' -r -F
 complete -c reduce -l stats-json -d 'Write a JSON record of the run here' -r -F
 complete -c reduce -l generate-completions -d 'Print shell completions and exit' -r -f -a "bash\t''
@@ -22,7 +22,7 @@ complete -c reduce -l no-prefilter -d 'Hand the test candidates that parse worse
 complete -c reduce -l no-cache -d 'Run the test again on byte-identical candidates'
 complete -c reduce -l no-rewrites -d 'Only delete (perses): no rewrite passes (expressions to 0, definitions to declarations, ...)'
 complete -c reduce -l thorough -d 'No give-up rules: rewrite passes try every candidate (slower, sometimes smaller)'
-complete -c reduce -l force -d 'Overwrite an existing, different INPUT.orig'
+complete -c reduce -l force -d 'Back up over an existing, different INPUT.orig (the old one is kept as INPUT.orig.N); overwrite a read-only -o file'
 complete -c reduce -l no-format -d 'Keep the result\'s raw layout (by default a perses result is laid out one statement per line with 4-space indentation, if the test still accepts it)'
 complete -c reduce -s q -l quiet -d 'Print nothing but errors'
 complete -c reduce -s v -l verbose -d 'Show the test\'s output and exit status for the first runs and for every timeout'

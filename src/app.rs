@@ -11,12 +11,14 @@ use crate::cli::{self, Algo, Args, Config, Lang, Output, UnitKind};
 use crate::driver::{Deletion, Driver, PassStats, Schedule, pass_table};
 use crate::exit::{self, FailureKind, fail};
 use crate::oracle::{self, ScriptConfig};
+use crate::paths::{Role, check_distinct, parent_of, probe_writable, resolve_new};
 use crate::pool::Pool;
-use crate::progress::{Progress, percent_removed};
+use crate::progress::{Progress, percent_text};
 use crate::reduce::bytes::{Completion, Settings, Workspace, reduce_bytes};
 use crate::reduce::ddmin::Ddmin;
 use crate::reduce::{Unit, reduce};
-use crate::sink::Sink;
+use crate::runlock::RunLock;
+use crate::sink::{FileMeta, Sink, SinkPlan, backup_path};
 use crate::stats::{Record, count_lines};
 use crate::tester::{SegmentsOracle, Stop, Tester};
 use crate::tree::grammar::Grammar;
@@ -40,7 +42,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let cfg = args.into_config()?;
-    crate::signal::install().context("cannot install the SIGINT/SIGTERM handlers")?;
+    crate::signal::install().context("cannot install the signal handlers")?;
+    crate::reaper::become_subreaper();
     let input = read_input(&cfg.input)?;
     let grammar = grammar_for(&cfg, &input)?;
     let algo = choose_algo(&cfg, &input, grammar.as_ref())?;
@@ -50,7 +53,102 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let script = oracle::ensure_script_runnable(&cfg.script, &cwd)
         .map_err(|e| fail(FailureKind::BadScript, format!("{e:#}")))?;
-    Session::start(cfg, script, input, algo, grammar)?.finish()
+    check_files(&cfg, &script)?;
+    let plan = SinkPlan::new(&cfg.output, &cfg.input, cfg.force)?;
+    let _lock = match plan.locked_file() {
+        Some(file) => RunLock::acquire(file)?,
+        None => None,
+    };
+    Session::start(cfg, script, input, algo, grammar, plan)?.finish()
+}
+
+/// Before anything runs: no file the run writes may be another file of the run, and the
+/// --stats-json location must be writable (it is written only at the end).
+fn check_files(cfg: &Config, script: &Path) -> Result<()> {
+    let backup = backup_path(&cfg.input);
+    let mut roles = vec![
+        Role {
+            what: format!("the input {}", cfg.input.display()),
+            path: &cfg.input,
+            written: cfg.output == Output::InPlace,
+            is_input: true,
+        },
+        Role {
+            what: format!("the test script {}", script.display()),
+            path: script,
+            written: false,
+            is_input: false,
+        },
+        Role {
+            what: format!("the backup {}", backup.display()),
+            path: &backup,
+            written: cfg.output == Output::InPlace || backup.exists(),
+            is_input: false,
+        },
+    ];
+    if let Output::File(out) = &cfg.output {
+        roles.push(Role {
+            what: format!("-o {}", out.display()),
+            path: out,
+            written: true,
+            is_input: false,
+        });
+    }
+    if let Some(stats) = &cfg.stats_json {
+        roles.push(Role {
+            what: format!("--stats-json {}", stats.display()),
+            path: stats,
+            written: true,
+            is_input: false,
+        });
+    }
+    if same_file(&cfg.input, script) {
+        return Err(fail(
+            FailureKind::Usage,
+            format!(
+                "the input {} is the test script itself: a script cannot be reduced by itself; copy it and reduce the copy",
+                cfg.input.display()
+            ),
+        ));
+    }
+    check_distinct(&roles)?;
+    if let Some(stats) = &cfg.stats_json {
+        check_stats_location(stats)?;
+    }
+    Ok(())
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+        _ => false,
+    }
+}
+
+fn check_stats_location(stats: &Path) -> Result<()> {
+    if std::fs::metadata(stats).is_ok_and(|m| !m.is_file()) {
+        return Ok(()); // a device or a pipe: written once at the end
+    }
+    let dir = parent_of(&resolve_new(stats)).to_path_buf();
+    let why = if !dir.exists() {
+        "does not exist".to_string()
+    } else if !dir.is_dir() {
+        "is not a directory".to_string()
+    } else {
+        match probe_writable(&dir) {
+            Ok(()) => return Ok(()),
+            Err(e) => e.to_string(),
+        }
+    };
+    Err(fail(
+        FailureKind::Io,
+        format!(
+            "cannot write --stats-json {}: directory {} {why}",
+            stats.display(),
+            parent_of(stats).display()
+        ),
+    ))
 }
 
 fn print_completions(shell: clap_complete::Shell) {
@@ -75,6 +173,14 @@ fn read_input(path: &Path) -> Result<Vec<u8>> {
         return Err(fail(
             FailureKind::BadInput,
             format!("input {shown} is a directory; reduce takes one file"),
+        ));
+    }
+    if !meta.is_file() {
+        return Err(fail(
+            FailureKind::BadInput,
+            format!(
+                "input {shown} is not a regular file (a FIFO, device or socket); save it to a file first"
+            ),
         ));
     }
     let bytes = std::fs::read(path).map_err(|e| {
@@ -169,6 +275,7 @@ impl Session {
         input: Vec<u8>,
         algo: Algo,
         grammar: Option<Grammar>,
+        plan: SinkPlan,
     ) -> Result<Session> {
         let file_name = cfg
             .input
@@ -195,7 +302,7 @@ impl Session {
         let mut session = Session {
             tester: Tester::new(
                 pool,
-                Sink::prepare(&Output::Stdout, &cfg.input, &input, false)?,
+                Sink::memory(),
                 input.clone(),
                 cfg.cache,
                 cfg.max_attempts,
@@ -212,12 +319,13 @@ impl Session {
             passes: Vec::new(),
         };
         session.check_original()?;
-        let sink = Sink::prepare(
-            &session.cfg.output,
-            &session.cfg.input,
-            &session.original,
-            session.cfg.force,
-        )?;
+        let sink = plan.open(&session.original)?;
+        crate::panic::set_best_location(
+            sink.target()
+                .map_or("stdout (not written: the run stopped)".into(), |p| {
+                    p.display().to_string()
+                }),
+        );
         session.tester.set_sink(sink);
         Ok(session)
     }
@@ -250,9 +358,10 @@ impl Session {
     /// A flaky test makes every verdict suspect: run the original again (3 times with
     /// `--check-determinism`, once by default when a run is cheap) and warn if it flips.
     fn check_determinism(&mut self, first: Duration) -> Result<()> {
+        // an attempt budget counts every run: the automatic re-run is skipped under one
         let runs = if self.cfg.check_determinism {
-            3
-        } else if first < CHEAP_TEST {
+            3.min(self.cfg.max_attempts.map_or(3, |m| m.saturating_sub(1)))
+        } else if first < CHEAP_TEST && self.cfg.max_attempts.is_none() {
             1
         } else {
             0
@@ -280,18 +389,14 @@ impl Session {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
+        let timeout = self.cfg.timeout.unwrap_or(cli::MAX_DEFAULT_TIMEOUT);
         format!(
-            "the original input is not interesting: the test {} ({:?}); nothing was changed. Check it by hand:\n  d=$(mktemp -d) && cp {} \"$d/{}\" && (cd \"$d\" && {} \"$d/{}\"; echo \"exit status: $?\")",
-            if outcome.status == crate::oracle::RunStatus::TimedOut {
-                "timed out"
-            } else {
-                "did not exit 0"
-            },
-            outcome.status,
-            shell_quote(&input),
-            name,
-            shell_quote(&script),
-            name
+            "the original input is not interesting: the test {}; nothing was changed. Check it by hand:\n  d=$(mktemp -d) && cp -- {} \"$d\"/{} && (cd \"$d\" && {} \"$d\"/{}; echo \"exit status: $?\")",
+            outcome.status.describe(timeout),
+            shell_quote(&input.to_string_lossy()),
+            shell_quote(&name),
+            shell_quote(&script.to_string_lossy()),
+            shell_quote(&name),
         )
     }
 
@@ -319,8 +424,15 @@ impl Session {
     fn run_bytes(&mut self) -> Result<()> {
         let mut ws = Workspace::new(self.original.len())
             .map_err(|e| fail(FailureKind::BadInput, e.to_string()))?;
-        let tester = &mut self.tester;
-        let mut oracle = |c: &[u8]| (!tester.stopped()).then(|| tester.test(c));
+        let (tester, original) = (&mut self.tester, &self.original);
+        // the original was checked before the run: its verdict costs no second run (the cache
+        // would answer too, but not with --no-cache)
+        let mut oracle = |c: &[u8]| {
+            if c == original.as_slice() {
+                return Some(crate::reduce::Verdict::Interesting);
+            }
+            (!tester.stopped()).then(|| tester.test(c))
+        };
         let outcome = reduce_bytes(&mut ws, &self.original, &mut oracle, Settings::default())
             .map_err(|e| fail(FailureKind::NotInteresting, e.to_string()))?;
         self.completion = match outcome.completion {
@@ -370,10 +482,9 @@ impl Session {
 
     fn finish(mut self) -> Result<ExitCode> {
         self.reduce()?;
+        self.try_empty();
         self.tester.progress.finish();
-        if let Some(e) = self.tester.error.take() {
-            return Err(e.context("the run stopped; the best result so far is on disk"));
-        }
+        let error = self.tester.error.take();
         let interrupted =
             self.tester.stop == Some(Stop::Interrupted) || crate::signal::interrupted();
         if interrupted {
@@ -381,9 +492,14 @@ impl Session {
         } else if self.tester.stop == Some(Stop::Budget) {
             self.completion = "budget_exhausted".into();
         }
-        let confirmed = interrupted || self.recheck()?;
-        self.emit_stdout()?;
+        let confirmed = error.is_some() || interrupted || self.recheck()?;
+        // the result reaches stdout or a device even when the run ended early
+        let emitted = self.tester.sink().finish(&self.tester.best);
         self.report()?;
+        if let Some(e) = error {
+            return Err(e.context("the run stopped; the best result so far is kept"));
+        }
+        emitted?;
         if !confirmed {
             return Err(fail(
                 FailureKind::Flaky,
@@ -397,24 +513,22 @@ impl Session {
         })
     }
 
-    /// Runs the test once more on the final result, bypassing the cache.
+    /// Every algorithm ends at the empty file when the test accepts it: ddmin never proposes the
+    /// empty configuration, and a tree can leave whitespace or a token the grammar keeps.
+    fn try_empty(&mut self) {
+        if !self.tester.best.is_empty() && !self.tester.stopped() {
+            self.tester.test(b"");
+        }
+    }
+
+    /// Runs the test once more on the final result, bypassing the cache (skipped when the
+    /// --max-attempts budget is used up: every run counts).
     fn recheck(&mut self) -> Result<bool> {
-        if self.tester.best == self.original {
+        if self.tester.best == self.original || !self.tester.budget_left() {
             return Ok(true);
         }
         let best = self.tester.best.clone();
         Ok(self.tester.run_script(&best)?.interesting)
-    }
-
-    fn emit_stdout(&self) -> Result<()> {
-        if self.cfg.output == Output::Stdout {
-            use std::io::Write;
-            let mut out = std::io::stdout().lock();
-            out.write_all(&self.tester.best)
-                .and_then(|_| out.flush())
-                .context("cannot write the result to stdout")?;
-        }
-        Ok(())
     }
 
     fn record(&self) -> Record {
@@ -447,12 +561,15 @@ impl Session {
         let r = self.record();
         if let Some(path) = &self.cfg.stats_json {
             let json = serde_json::to_string_pretty(&r)?;
-            crate::sink::write_atomically(path, json.as_bytes(), None).map_err(|e| {
-                fail(
-                    FailureKind::Io,
-                    format!("cannot write --stats-json {}: {e:#}", path.display()),
-                )
-            })?;
+            let target = std::fs::canonicalize(path).unwrap_or_else(|_| resolve_new(path));
+            crate::sink::write_atomically(&target, json.as_bytes(), &FileMeta::default()).map_err(
+                |e| {
+                    fail(
+                        FailureKind::Io,
+                        format!("cannot write --stats-json {}: {e:#}", path.display()),
+                    )
+                },
+            )?;
         }
         if !self.cfg.quiet {
             eprintln!("{}", summary(&r));
@@ -478,12 +595,12 @@ pub fn summary(r: &Record) -> String {
         extra.push(format!("{} skipped by the parse prefilter", s.pruned));
     }
     let mut out = format!(
-        "reduce: {} {}: {} -> {} bytes ({:.1}% removed), {} -> {} lines{tokens}\nreduce: {} test runs ({}) in {:.1}s, {} round(s)",
+        "reduce: {} {}: {} -> {} bytes ({}% removed), {} -> {} lines{tokens}\nreduce: {} test runs ({}) in {:.1}s, {} round(s)",
         r.algo,
         r.completion.replace('_', "-"),
         r.original_bytes,
         r.final_bytes,
-        percent_removed(r.original_bytes, r.final_bytes),
+        percent_text(r.original_bytes, r.final_bytes),
         r.original_lines,
         r.final_lines,
         s.tests,
@@ -513,13 +630,8 @@ fn absolute(p: &Path) -> PathBuf {
     std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())
 }
 
-fn shell_quote(p: &Path) -> String {
-    let s = p.display().to_string();
-    if s.chars()
-        .all(|c| c.is_ascii_alphanumeric() || "/._-+".contains(c))
-    {
-        s
-    } else {
-        format!("'{}'", s.replace('\'', "'\\''"))
-    }
+/// Quotes a word for a POSIX shell (single quotes; a NUL byte, which no path holds, is dropped).
+fn shell_quote(word: &str) -> String {
+    let clean: String = word.chars().filter(|&c| c != '\0').collect();
+    shlex::try_quote(&clean).map_or_else(|_| "''".to_string(), |q| q.into_owned())
 }

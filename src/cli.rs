@@ -10,6 +10,8 @@ use crate::exit::{Failure, FailureKind};
 pub const DEFAULT_TIMEOUT_FACTOR: u32 = 10;
 pub const MIN_DEFAULT_TIMEOUT: Duration = Duration::from_secs(1);
 pub const MAX_DEFAULT_TIMEOUT: Duration = Duration::from_secs(300);
+/// The largest --timeout accepted: a week.
+pub const MAX_TIMEOUT: Duration = Duration::from_secs(7 * 24 * 3600);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Algo {
@@ -63,7 +65,8 @@ Examples:
 The test script gets the candidate's absolute path as $1 and runs in a private directory where
 the candidate has the input's file name. Exit status 0 means \"still interesting\".
 Exit codes: 0 done, 2 usage, 3 original not interesting, 4 bad input, 5 bad test script,
-6 I/O failure, 7 final result failed its re-check (flaky test), 130 interrupted.";
+6 I/O failure, 7 final result failed its re-check (flaky test), 130 interrupted (129, 131,
+143 for SIGHUP, SIGQUIT, SIGTERM), 1 internal error (a bug: please report it).";
 
 /// Shrink a file while a test script keeps saying it is interesting.
 #[derive(Debug, Parser)]
@@ -113,7 +116,8 @@ pub struct Args {
     #[arg(long, value_enum, help_heading = "Reduction options")]
     pub lang: Option<Lang>,
 
-    /// Stop after this many test runs (the best result so far is kept)
+    /// At most this many test runs in all, the check of the original included (the best result
+    /// so far is kept)
     #[arg(long, value_name = "N", help_heading = "Reduction options")]
     pub max_attempts: Option<u64>,
 
@@ -137,7 +141,8 @@ pub struct Args {
     #[arg(short, long, value_name = "FILE", help_heading = "Output options")]
     pub output: Option<PathBuf>,
 
-    /// Overwrite an existing, different INPUT.orig
+    /// Back up over an existing, different INPUT.orig (the old one is kept as INPUT.orig.N);
+    /// overwrite a read-only -o file
     #[arg(long, help_heading = "Output options")]
     pub force: bool,
 
@@ -218,6 +223,12 @@ impl Args {
             Some(t) if !(t.is_finite() && t > 0.0) => {
                 return Err(usage(format!(
                     "--timeout must be a positive number of seconds, not {t}"
+                )));
+            }
+            Some(t) if t > MAX_TIMEOUT.as_secs_f64() => {
+                return Err(usage(format!(
+                    "--timeout must be at most {} seconds (7 days), not {t}",
+                    MAX_TIMEOUT.as_secs()
                 )));
             }
             Some(t) => Some(Duration::from_secs_f64(t)),

@@ -4,9 +4,12 @@ use clap::Parser;
 use reduce::cli::Args;
 
 fn main() -> ExitCode {
+    reduce::panic::install_hook();
     match reduce::app::run(Args::parse()) {
         Ok(code) => code,
-        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        // `reduce --generate-completions bash | head`: a closed pipe is not an error there (a
+        // result that cannot be written carries its own I/O failure and exit code)
+        Err(err) if is_broken_pipe(&err) && !has_failure(&err) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("reduce: error: {err:#}");
             reduce::exit::code_for(&err)
@@ -19,4 +22,9 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
         e.downcast_ref::<std::io::Error>()
             .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
     })
+}
+
+fn has_failure(err: &anyhow::Error) -> bool {
+    err.chain()
+        .any(|e| e.downcast_ref::<reduce::exit::Failure>().is_some())
 }

@@ -26,7 +26,9 @@ use anyhow::{Context, bail};
 use tempfile::TempDir;
 use wait_timeout::ChildExt;
 
-use crate::signal;
+use crate::exit::{FailureKind, fail};
+use crate::tempdirs::make_owner_writable;
+use crate::{reaper, signal};
 
 /// How much of the end of stdout and stderr a verbose run keeps.
 pub const CAPTURE_LIMIT: usize = 4096;
@@ -51,6 +53,46 @@ pub enum RunStatus {
     /// The reducer no longer needed this verdict (a parallel run committed an earlier candidate);
     /// the script was killed.
     Cancelled,
+}
+
+impl RunStatus {
+    /// The status in words: "exited with status 1", "timed out after 2 s (see --timeout)".
+    pub fn describe(self, timeout: Duration) -> String {
+        match self {
+            RunStatus::Exited(code) => format!("exited with status {code}"),
+            RunStatus::Signaled(sig) => {
+                format!("was killed by signal {sig} ({})", signal_name(sig))
+            }
+            RunStatus::TimedOut => format!(
+                "timed out after {} s (see --timeout)",
+                timeout.as_secs_f64()
+            ),
+            RunStatus::Interrupted => "was stopped by an interrupt".into(),
+            RunStatus::Cancelled => "was cancelled (an earlier candidate won)".into(),
+        }
+    }
+}
+
+/// The usual name of a signal, e.g. `SIGSEGV`.
+pub fn signal_name(sig: i32) -> &'static str {
+    match sig {
+        libc::SIGHUP => "SIGHUP",
+        libc::SIGINT => "SIGINT",
+        libc::SIGQUIT => "SIGQUIT",
+        libc::SIGILL => "SIGILL",
+        libc::SIGTRAP => "SIGTRAP",
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGPIPE => "SIGPIPE",
+        libc::SIGALRM => "SIGALRM",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGXCPU => "SIGXCPU",
+        libc::SIGXFSZ => "SIGXFSZ",
+        _ => "unknown signal",
+    }
 }
 
 /// The result of one run of the script.
@@ -158,8 +200,12 @@ impl ScriptOracle {
         self.reset_dir()?;
         let path = self.write_candidate(candidate)?;
         let start = Instant::now();
-        let mut child = self.spawn(&path)?;
-        let status = self.wait(&mut child)?;
+        let (mut child, run) = self.spawn(&path)?;
+        let status = self.wait(&mut child);
+        // the script is reaped and its group killed: whatever it left behind is an orphan now
+        reaper::finished(&run);
+        reaper::settle(run.pid);
+        let status = status?;
         let elapsed = start.elapsed();
         let (stdout, stderr) = self.read_captures();
         let interesting = status == RunStatus::Exited(0);
@@ -176,7 +222,15 @@ impl ScriptOracle {
     fn reset_dir(&self) -> anyhow::Result<()> {
         fs::create_dir_all(&self.dir)
             .and_then(|()| fs::set_permissions(&self.dir, Permissions::from_mode(0o700)))
-            .with_context(|| format!("cannot recreate working directory {}", self.dir.display()))?;
+            .map_err(|e| {
+                fail(
+                    FailureKind::Io,
+                    format!(
+                        "cannot recreate the working directory {}: {e}",
+                        self.dir.display()
+                    ),
+                )
+            })?;
         clear_dir(&self.dir);
         Ok(())
     }
@@ -189,11 +243,16 @@ impl ScriptOracle {
             .create_new(true)
             .open(&path)
             .and_then(|mut file| file.write_all(candidate))
-            .with_context(|| format!("failed to write candidate {}", path.display()))?;
+            .map_err(|e| {
+                fail(
+                    FailureKind::Io,
+                    format!("cannot write the candidate {}: {e}", path.display()),
+                )
+            })?;
         Ok(path)
     }
 
-    fn spawn(&self, candidate: &Path) -> anyhow::Result<Child> {
+    fn spawn(&self, candidate: &Path) -> anyhow::Result<(Child, reaper::Run)> {
         let script = &self.cfg.script;
         let mut command = Command::new(script);
         command
@@ -204,13 +263,18 @@ impl ScriptOracle {
             .stderr(self.output_sink("stderr")?)
             .process_group(0);
         spawn_retrying_busy(&mut command).map_err(|e| match e.raw_os_error() {
-            Some(libc::ENOEXEC) => anyhow::anyhow!(
-                "failed to run test script {}: the kernel cannot execute it; \
-                 add an interpreter line such as `#!/bin/sh` as its first line",
-                script.display()
+            Some(libc::ENOEXEC) => fail(
+                FailureKind::BadScript,
+                format!(
+                    "failed to run test script {}: the kernel cannot execute it; \
+                     add an interpreter line such as `#!/bin/sh` as its first line",
+                    script.display()
+                ),
             ),
-            _ => anyhow::Error::new(e)
-                .context(format!("failed to run test script {}", script.display())),
+            _ => fail(
+                FailureKind::BadScript,
+                format!("failed to run test script {}: {e}", script.display()),
+            ),
         })
     }
 
@@ -293,20 +357,53 @@ pub fn ensure_script_runnable(script: &Path, cwd: &Path) -> anyhow::Result<PathB
     let head = read_head(&path).with_context(|| {
         format!("cannot read the --test script {shown}; make it readable (`chmod u+r {shown}`)")
     })?;
-    if !head.starts_with(b"#!") && !head.starts_with(b"\x7fELF") {
+    if head.starts_with(b"\x7fELF") {
+        return Ok(path);
+    }
+    if !head.starts_with(b"#!") {
         bail!(
             "the --test script {shown} does not start with `#!`; \
              add an interpreter line such as `#!/bin/sh` as its first line"
         );
     }
+    check_interpreter_line(&head, &shown.to_string())?;
     Ok(path)
 }
 
-/// The first four bytes of a file (fewer if it is shorter).
+/// The first line of a file, at most 512 bytes of it.
 fn read_head(path: &Path) -> io::Result<Vec<u8>> {
-    let mut head = Vec::with_capacity(4);
-    File::open(path)?.take(4).read_to_end(&mut head)?;
+    let mut head = Vec::with_capacity(512);
+    File::open(path)?.take(512).read_to_end(&mut head)?;
+    if let Some(end) = head.iter().position(|&b| b == b'\n') {
+        head.truncate(end);
+    }
     Ok(head)
+}
+
+/// The `#!` line must name an interpreter that exists, without a Windows line ending (the
+/// kernel would look for `/bin/sh\r` and report "No such file or directory" for the script).
+fn check_interpreter_line(line: &[u8], shown: &str) -> anyhow::Result<()> {
+    if line.ends_with(b"\r") {
+        bail!(
+            "the `#!` line of the --test script {shown} ends with a carriage return (Windows line endings); \
+             convert the script with `sed -i 's/\\r$//' {shown}` or dos2unix"
+        );
+    }
+    let text = String::from_utf8_lossy(&line[2..]);
+    let Some(interpreter) = text.split_whitespace().next() else {
+        bail!(
+            "the `#!` line of the --test script {shown} names no interpreter; write e.g. `#!/bin/sh`"
+        );
+    };
+    match fs::metadata(interpreter) {
+        Ok(m) if m.is_file() && m.permissions().mode() & 0o111 != 0 => Ok(()),
+        Ok(_) => bail!(
+            "the interpreter {interpreter} of the --test script {shown} (its `#!` line) is not an executable file"
+        ),
+        Err(_) => bail!(
+            "the interpreter {interpreter} does not exist (the `#!` line of the --test script {shown}); fix the path, e.g. `#!/bin/sh`"
+        ),
+    }
 }
 
 /// The candidate's name must be a single, normal path component.
@@ -358,28 +455,12 @@ fn remove_entry(path: &Path) -> io::Result<()> {
     }
 }
 
-/// Gives the owner full access to a directory tree the script chmod-ed shut.
-fn make_owner_writable(path: &Path) {
-    let Ok(metadata) = fs::symlink_metadata(path) else {
-        return;
-    };
-    if !metadata.is_dir() {
-        return;
-    }
-    let _ = fs::set_permissions(path, Permissions::from_mode(0o700));
-    if let Ok(entries) = fs::read_dir(path) {
-        for entry in entries.flatten() {
-            make_owner_writable(&entry.path());
-        }
-    }
-}
-
 /// Spawns `command`, retrying a few times on ETXTBSY: another thread of this process may have
 /// forked while it had a script open for writing, and the child holds that descriptor until exec.
-fn spawn_retrying_busy(command: &mut Command) -> io::Result<Child> {
+fn spawn_retrying_busy(command: &mut Command) -> io::Result<(Child, reaper::Run)> {
     let mut attempt = 0;
     loop {
-        match command.spawn() {
+        match reaper::spawn_registered(command, |c| c.spawn()) {
             Err(e) if e.raw_os_error() == Some(libc::ETXTBSY) && attempt < BUSY_RETRIES => {
                 attempt += 1;
                 thread::sleep(Duration::from_millis(5 * u64::from(attempt)));

@@ -11,6 +11,8 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 
 use crate::oracle::{Outcome, ScriptConfig, ScriptOracle};
+use crate::reaper;
+use crate::tempdirs::{self, RunDir};
 
 pub type Ticket = u64;
 
@@ -34,11 +36,18 @@ pub struct Pool {
     workers: Vec<Worker>,
     done: Receiver<Done>,
     timeout: Duration,
+    /// The run's locked temp directory holding the workers' directories; removed last.
+    _run_dir: RunDir,
 }
 
 impl Pool {
-    /// Starts `n` workers, each with its own private directory.
+    /// Starts `n` workers, each with its own private directory inside one locked run directory
+    /// (after sweeping the run directories that killed runs left behind).
     pub fn new(n: usize, cfg: &ScriptConfig) -> Result<Pool> {
+        tempdirs::sweep_stale(cfg.temp_root.as_deref());
+        let run_dir = RunDir::create(cfg.temp_root.as_deref())?;
+        let mut cfg = cfg.clone();
+        cfg.temp_root = Some(run_dir.path().to_path_buf());
         let (done_tx, done) = channel();
         let workers = (0..n.max(1))
             .map(|i| spawn_worker(i, cfg.clone(), done_tx.clone()))
@@ -47,6 +56,7 @@ impl Pool {
             workers,
             done,
             timeout: cfg.timeout,
+            _run_dir: run_dir,
         })
     }
 
@@ -56,6 +66,10 @@ impl Pool {
 
     pub fn set_timeout(&mut self, timeout: Duration) {
         self.timeout = timeout;
+    }
+
+    pub fn timeout(&self) -> Duration {
+        self.timeout
     }
 
     pub fn idle(&self) -> usize {
@@ -129,6 +143,7 @@ impl Drop for Pool {
                 let _ = h.join();
             }
         }
+        reaper::kill_all();
     }
 }
 

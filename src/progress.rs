@@ -64,14 +64,14 @@ impl Progress {
 
     fn line(&self, best: usize, stats: &Stats) -> String {
         let secs = self.start.elapsed().as_secs_f64();
-        let removed = percent_removed(self.original, best);
+        let removed = percent_text(self.original, best);
         let rate = if secs > 0.0 {
             stats.tests as f64 / secs
         } else {
             0.0
         };
         format!(
-            "{}: {} -> {} bytes ({removed:.1}% removed), {} tests ({rate:.1}/s), {} cached, {:.0}s",
+            "{}: {} -> {} bytes ({removed}% removed), {} tests ({rate:.1}/s), {} cached, {:.0}s",
             if self.phase.is_empty() {
                 "reducing"
             } else {
@@ -98,6 +98,22 @@ impl Progress {
             Some(bar) => bar.suspend(|| eprintln!("{line}")),
             None => eprintln!("{line}"),
         }
+    }
+}
+
+/// The share removed with one decimal, or as many more as it takes not to round a partial
+/// removal to 100% (or a small one to 0%): "99.9985", not "100.0".
+pub fn percent_text(original: usize, now: usize) -> String {
+    let p = percent_removed(original, now);
+    let partial = now > 0 && now < original;
+    let mut decimals = 1;
+    loop {
+        let text = format!("{p:.decimals$}");
+        let rounded: f64 = text.parse().unwrap_or(p);
+        if !partial || (rounded > 0.0 && rounded < 100.0) || decimals >= 9 {
+            return text;
+        }
+        decimals += 1;
     }
 }
 

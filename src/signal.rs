@@ -1,4 +1,4 @@
-//! Ctrl-C and SIGTERM handling for a running reduction.
+//! Ctrl-C, SIGTERM, SIGHUP and SIGQUIT handling for a running reduction.
 //!
 //! [`install`] replaces the default SIGINT and SIGTERM actions with a handler that only records
 //! that a signal arrived (two atomic stores, which is async-signal-safe). The reduction loop and
@@ -18,9 +18,10 @@ extern "C" fn on_signal(signal: libc::c_int) {
     INTERRUPTED.store(true, Ordering::SeqCst);
 }
 
-/// Installs the recording handler for SIGINT and SIGTERM.
+/// Installs the recording handler for SIGINT, SIGTERM, SIGHUP (the terminal closed) and SIGQUIT:
+/// each ends the run the same way, with the best result kept and the summary printed.
 pub fn install() -> io::Result<()> {
-    for signal in [libc::SIGINT, libc::SIGTERM] {
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT] {
         install_one(signal)?;
     }
     Ok(())

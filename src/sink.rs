@@ -1,76 +1,257 @@
 //! Where the best result so far lives: the input itself (after saving `INPUT.orig`), a file given
-//! with `-o`, or memory for `-o -`. Every write is atomic (temp file in the same directory, then
-//! rename), so killing the process at any moment leaves the previous best or the new one.
+//! with `-o`, or memory for `-o -` and for outputs that are not regular files.
+//!
+//! Two steps: [`SinkPlan::new`] checks every location before the first test runs and writes
+//! nothing; [`SinkPlan::open`], once the original is known to be interesting, saves the backup
+//! (or writes the original to `-o`). Every write to a regular file is atomic (temp file in the
+//! same directory, then rename), so killing the process at any moment leaves the previous best or
+//! the new one. A symlinked `-o` is written through to its target. A pipe, FIFO, terminal or
+//! device gets the final result once, at the end.
 
-use std::fs;
+use std::fs::{self, File, FileTimes, OpenOptions};
 use std::io::Write;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use anyhow::{Context, Result};
 
 use crate::cli::Output;
 use crate::exit::{FailureKind, fail};
+use crate::paths::{parent_of, probe_writable, resolve_new};
 
-pub struct Sink {
-    target: Option<PathBuf>,
-    pub backup: Option<PathBuf>,
-    /// Permissions to give the written file (the input's).
-    mode: Option<fs::Permissions>,
+/// What a written file inherits from the input.
+#[derive(Clone, Debug, Default)]
+pub struct FileMeta {
+    pub mode: Option<fs::Permissions>,
+    /// Owner and group, applied only when running as root.
+    pub owner: Option<(u32, u32)>,
+    /// Access and modification times (for the backup: it *is* the original).
+    pub times: Option<FileTimes>,
 }
 
-impl Sink {
-    /// Checks the output location and, for in-place runs, saves the original first.
-    pub fn prepare(output: &Output, input: &Path, original: &[u8], force: bool) -> Result<Sink> {
-        let mode = fs::metadata(input).ok().map(|m| m.permissions());
-        match output {
-            Output::Stdout => Ok(Sink {
-                target: None,
-                backup: None,
-                mode,
-            }),
-            Output::File(path) => {
-                ensure_not_the_input(path, input)?;
-                ensure_parent_exists(path)?;
-                let sink = Sink {
-                    target: Some(path.clone()),
-                    backup: None,
-                    mode,
-                };
-                sink.write(original)?;
-                Ok(sink)
-            }
-            Output::InPlace => {
-                let backup = backup_path(input);
-                save_backup(&backup, original, force)?;
-                Ok(Sink {
-                    target: Some(input.to_path_buf()),
-                    backup: Some(backup),
-                    mode,
-                })
-            }
+impl FileMeta {
+    fn of(input: &Path) -> FileMeta {
+        let Ok(m) = fs::metadata(input) else {
+            return FileMeta::default();
+        };
+        // SAFETY: geteuid has no preconditions.
+        let root = unsafe { libc::geteuid() } == 0;
+        let times = m
+            .modified()
+            .ok()
+            .zip(m.accessed().ok())
+            .map(|(modified, accessed)| {
+                FileTimes::new()
+                    .set_modified(modified)
+                    .set_accessed(accessed)
+            });
+        FileMeta {
+            mode: Some(m.permissions()),
+            owner: root.then(|| (m.uid(), m.gid())),
+            times,
         }
     }
 
-    pub fn target(&self) -> Option<&Path> {
-        self.target.as_deref()
+    fn without_times(&self) -> FileMeta {
+        FileMeta {
+            times: None,
+            ..self.clone()
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Target {
+    Stdout,
+    /// A regular file (or one to create), symlinks resolved: replaced atomically.
+    File(PathBuf),
+    /// Not a regular file: written once, at the end.
+    Deferred(PathBuf),
+}
+
+/// The checked output locations of a run; nothing written yet.
+pub struct SinkPlan {
+    target: Target,
+    /// The path as the user gave it, for messages.
+    shown: Option<PathBuf>,
+    backup: Option<PathBuf>,
+    meta: FileMeta,
+    force: bool,
+}
+
+impl SinkPlan {
+    /// Checks where the result and the backup will go: directories exist and are writable, a
+    /// read-only `-o` file is not overwritten without `--force`. Writes nothing.
+    pub fn new(output: &Output, input: &Path, force: bool) -> Result<SinkPlan> {
+        let meta = FileMeta::of(input);
+        let (target, shown, backup) = match output {
+            Output::Stdout => (Target::Stdout, None, None),
+            Output::File(path) => (check_output_file(path, force)?, Some(path.clone()), None),
+            Output::InPlace => {
+                let backup = backup_path(input);
+                probe_writable(parent_of(input)).map_err(|e| {
+                    fail(
+                        FailureKind::Io,
+                        format!(
+                            "cannot save the original as {} ({e}): is the directory writable? Use -o to write the result elsewhere",
+                            backup.display()
+                        ),
+                    )
+                })?;
+                (
+                    Target::File(input.to_path_buf()),
+                    Some(input.to_path_buf()),
+                    Some(backup),
+                )
+            }
+        };
+        Ok(SinkPlan {
+            target,
+            shown,
+            backup,
+            meta,
+            force,
+        })
     }
 
-    /// Replaces the target's content atomically. A no-op for stdout.
+    /// The file the run will rewrite, for the run lock (`None` for stdout and devices).
+    pub fn locked_file(&self) -> Option<&Path> {
+        match &self.target {
+            Target::File(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// Saves the backup (in place) or writes the original to `-o`: from now on the target always
+    /// holds an interesting file.
+    pub fn open(self, original: &[u8]) -> Result<Sink> {
+        if let Some(backup) = &self.backup {
+            save_backup(backup, original, self.force, &self.meta)?;
+        }
+        let sink = Sink {
+            target: self.target,
+            shown: self.shown,
+            backup: self.backup,
+            meta: self.meta.without_times(),
+        };
+        if sink.backup.is_none() {
+            sink.write(original)?;
+        }
+        Ok(sink)
+    }
+}
+
+pub struct Sink {
+    target: Target,
+    shown: Option<PathBuf>,
+    pub backup: Option<PathBuf>,
+    meta: FileMeta,
+}
+
+impl Sink {
+    /// A sink that keeps nothing on disk (before the original is checked).
+    pub fn memory() -> Sink {
+        Sink {
+            target: Target::Stdout,
+            shown: None,
+            backup: None,
+            meta: FileMeta::default(),
+        }
+    }
+
+    /// The output path as the user named it (`None`: stdout).
+    pub fn target(&self) -> Option<&Path> {
+        self.shown.as_deref()
+    }
+
+    /// Replaces a regular target's content atomically. Stdout and devices wait for [`finish`].
+    ///
+    /// [`finish`]: Sink::finish
     pub fn write(&self, bytes: &[u8]) -> Result<()> {
-        let Some(target) = &self.target else {
+        let Target::File(target) = &self.target else {
             return Ok(());
         };
-        write_atomically(target, bytes, self.mode.clone()).map_err(|e| {
+        write_atomically(target, bytes, &self.meta).map_err(|e| {
             fail(
                 FailureKind::Io,
                 format!(
                     "cannot write the result to {}: {}",
                     target.display(),
-                    root_cause(&e)
+                    e.root_cause()
                 ),
             )
         })
     }
+
+    /// Writes the final result where only the final result goes: stdout, a pipe, a device.
+    pub fn finish(&self, bytes: &[u8]) -> Result<()> {
+        match &self.target {
+            Target::File(_) => Ok(()),
+            Target::Stdout => {
+                let mut out = std::io::stdout().lock();
+                out.write_all(bytes).and_then(|_| out.flush()).map_err(|e| {
+                    fail(
+                        FailureKind::Io,
+                        format!("cannot write the result to stdout: {e}"),
+                    )
+                })
+            }
+            Target::Deferred(path) => write_deferred(path, bytes),
+        }
+    }
+}
+
+/// Checks `-o PATH` and resolves what to write: a regular file (through symlinks) or a device.
+fn check_output_file(path: &Path, force: bool) -> Result<Target> {
+    let shown = path.display();
+    match fs::metadata(path) {
+        Ok(m) if m.is_dir() => {
+            return Err(fail(
+                FailureKind::Io,
+                format!("cannot write -o {shown}: it is a directory; name a file"),
+            ));
+        }
+        Ok(m) if !m.is_file() => return Ok(Target::Deferred(path.to_path_buf())),
+        Ok(m) if m.permissions().mode() & 0o222 == 0 && !force => {
+            return Err(fail(
+                FailureKind::Usage,
+                format!(
+                    "-o {shown} is read-only: pass --force to overwrite it, or name another file"
+                ),
+            ));
+        }
+        _ => {}
+    }
+    let real = match fs::canonicalize(path) {
+        Ok(p) => p,
+        Err(_) => resolve_new(path),
+    };
+    let parent = parent_of(&real);
+    if !parent.is_dir() {
+        let why = if parent.exists() {
+            "is not a directory"
+        } else {
+            "does not exist"
+        };
+        return Err(fail(
+            FailureKind::Io,
+            format!(
+                "cannot write -o {shown}: directory {} {why}",
+                parent_of(path).display()
+            ),
+        ));
+    }
+    probe_writable(parent).map_err(|e| {
+        fail(
+            FailureKind::Io,
+            format!(
+                "cannot write -o {shown}: directory {} ({e})",
+                parent.display()
+            ),
+        )
+    })?;
+    Ok(Target::File(real))
 }
 
 pub fn backup_path(input: &Path) -> PathBuf {
@@ -79,107 +260,141 @@ pub fn backup_path(input: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-fn ensure_not_the_input(path: &Path, input: &Path) -> Result<()> {
-    let same = match (fs::canonicalize(path), fs::canonicalize(input)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    };
-    if same {
-        return Err(fail(
-            FailureKind::Usage,
-            format!(
-                "-o {} is the input itself: drop -o to reduce in place (the original is then kept as {})",
-                path.display(),
-                backup_path(input).display()
-            ),
-        ));
-    }
-    Ok(())
-}
-
-fn ensure_parent_exists(path: &Path) -> Result<()> {
-    let parent = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    if path.is_dir() {
-        return Err(fail(
-            FailureKind::Io,
-            format!(
-                "cannot write -o {}: it is a directory; name a file",
-                path.display()
-            ),
-        ));
-    }
-    if !parent.is_dir() {
-        return Err(fail(
-            FailureKind::Io,
-            format!(
-                "cannot write -o {}: directory {} does not exist",
-                path.display(),
-                parent.display()
-            ),
-        ));
-    }
-    Ok(())
-}
-
-/// Saves the original as `INPUT.orig`, never overwriting a different one without `--force`.
-fn save_backup(backup: &Path, original: &[u8], force: bool) -> Result<()> {
-    if let Ok(existing) = fs::read(backup) {
-        if existing == original {
+/// Saves the original as `INPUT.orig`. An existing, different one is kept: without `--force`
+/// the run stops; with it, the old backup moves to the next free `INPUT.orig.N` first.
+fn save_backup(backup: &Path, original: &[u8], force: bool, meta: &FileMeta) -> Result<()> {
+    if fs::symlink_metadata(backup).is_ok() {
+        if fs::read(backup).is_ok_and(|existing| existing == original) {
             return Ok(());
         }
         if !force {
             return Err(fail(
                 FailureKind::Usage,
                 format!(
-                    "{} already exists and differs from the input: move it away, pass --force to overwrite it, or use -o",
-                    backup.display()
+                    "{b} already exists and differs from the input: it is very likely the original of an earlier run that was interrupted (the input then holds that run's partial result); keep it: move it away, or pass --force to keep it as {b}.N and back up the current input, or use -o",
+                    b = backup.display()
                 ),
             ));
         }
+        let kept = next_free(backup);
+        fs::rename(backup, &kept).map_err(|e| {
+            fail(
+                FailureKind::Io,
+                format!(
+                    "cannot keep the old {} as {}: {e}",
+                    backup.display(),
+                    kept.display()
+                ),
+            )
+        })?;
     }
-    write_atomically(backup, original, None).map_err(|e| {
+    write_atomically(backup, original, meta).map_err(|e| {
         fail(
             FailureKind::Io,
             format!(
                 "cannot save the original as {} ({}): is the directory writable? Use -o to write the result elsewhere",
                 backup.display(),
-                root_cause(&e)
+                e.root_cause()
             ),
         )
     })
 }
 
-fn root_cause(e: &anyhow::Error) -> String {
-    e.root_cause().to_string()
+/// `PATH.1`, `PATH.2`, ...: the first that does not exist.
+fn next_free(path: &Path) -> PathBuf {
+    (1u32..)
+        .map(|n| {
+            let mut name = path.as_os_str().to_owned();
+            name.push(format!(".{n}"));
+            PathBuf::from(name)
+        })
+        .find(|p| fs::symlink_metadata(p).is_err())
+        .unwrap_or_else(|| path.to_path_buf())
+}
+
+/// Opens a FIFO or device without blocking (a FIFO without a reader would block `open` for
+/// ever), waiting for a reader while no interrupt arrives, then writes `bytes`.
+fn write_deferred(path: &Path, bytes: &[u8]) -> Result<()> {
+    let shown = path.display();
+    let file = loop {
+        match OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(path)
+        {
+            Ok(f) => break f,
+            Err(e) if e.raw_os_error() == Some(libc::ENXIO) => {
+                if crate::signal::interrupted() {
+                    return Err(fail(
+                        FailureKind::Interrupted,
+                        format!(
+                            "interrupted while waiting for a reader of {shown}; the result was not written there"
+                        ),
+                    ));
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            Err(e) => {
+                return Err(fail(
+                    FailureKind::Io,
+                    format!("cannot write the result to {shown}: {e}"),
+                ));
+            }
+        }
+    };
+    set_blocking(&file);
+    (&file).write_all(bytes).map_err(|e| {
+        fail(
+            FailureKind::Io,
+            format!("cannot write the result to {shown}: {e}"),
+        )
+    })
+}
+
+fn set_blocking(file: &File) {
+    use std::os::fd::AsRawFd;
+    let fd = file.as_raw_fd();
+    // SAFETY: fcntl on a valid descriptor with integer arguments.
+    unsafe {
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        if flags >= 0 {
+            libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK);
+        }
+    }
 }
 
 /// Temp file in the target's directory, renamed over the target: a crash or SIGKILL at any
 /// moment leaves the old file or the new one. (No fsync: it would cost milliseconds on every
 /// improvement and only matters if the machine loses power.)
-pub fn write_atomically(target: &Path, bytes: &[u8], mode: Option<fs::Permissions>) -> Result<()> {
-    // a device or a FIFO (`-o /dev/null`, `-o /dev/stdout`) is written to, never renamed over:
-    // as root, a rename would replace /dev/null with a regular file
+pub fn write_atomically(target: &Path, bytes: &[u8], meta: &FileMeta) -> Result<()> {
+    // a device or a FIFO is written to, never renamed over: as root, a rename would replace
+    // /dev/null with a regular file
     if fs::metadata(target).is_ok_and(|m| !m.is_file()) {
         return fs::write(target, bytes)
             .with_context(|| format!("cannot write {}", target.display()));
     }
-    let dir = match target.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
+    let dir = parent_of(target);
     let mut tmp = tempfile::Builder::new()
         .prefix(".reduce-")
         .tempfile_in(dir)
         .with_context(|| format!("cannot create a temp file in {}", dir.display()))?;
     tmp.write_all(bytes)
         .with_context(|| format!("cannot write {}", tmp.path().display()))?;
-    if let Some(mode) = mode {
-        let _ = fs::set_permissions(tmp.path(), mode);
-    }
+    apply_meta(tmp.as_file(), meta);
     tmp.persist(target)
         .with_context(|| format!("cannot replace {}", target.display()))?;
     Ok(())
+}
+
+/// Best effort: a file system without owners or times still gets the content.
+fn apply_meta(file: &File, meta: &FileMeta) {
+    if let Some((uid, gid)) = meta.owner {
+        let _ = std::os::unix::fs::fchown(file, Some(uid), Some(gid));
+    }
+    if let Some(mode) = &meta.mode {
+        let _ = file.set_permissions(mode.clone());
+    }
+    if let Some(times) = meta.times {
+        let _ = file.set_times(times);
+    }
 }

@@ -35,6 +35,8 @@ pub struct Tester {
     pub best: Vec<u8>,
     sink: Sink,
     max_attempts: Option<u64>,
+    /// Test runs started so far (every one counts toward --max-attempts).
+    started: u64,
     pub progress: Progress,
     verbose: bool,
     pub stop: Option<Stop>,
@@ -66,6 +68,7 @@ impl Tester {
             best: original,
             sink,
             max_attempts,
+            started: 0,
             progress,
             verbose,
             stop: None,
@@ -96,8 +99,14 @@ impl Tester {
         self.stop.is_some() || crate::signal::interrupted()
     }
 
+    /// Whether --max-attempts allows another test run.
+    pub fn budget_left(&self) -> bool {
+        self.max_attempts.is_none_or(|max| self.started < max)
+    }
+
     /// Runs the script once, uncached, and waits for it.
     pub fn run_script(&mut self, candidate: &[u8]) -> Result<Outcome> {
+        self.started += 1;
         self.pool.submit(SERIAL_TICKET, candidate.to_vec());
         loop {
             let (ticket, outcome) = self.pool.next_done().context("the test pool lost a run")?;
@@ -144,8 +153,7 @@ impl Tester {
             self.progress.tick(self.best.len(), &self.stats);
             return Some(hit);
         }
-        let started = self.stats.tests + self.pool.running() as u64;
-        if self.max_attempts.is_some_and(|max| started >= max) {
+        if !self.budget_left() {
             self.stop = Some(Stop::Budget);
             return Some(false);
         }
@@ -154,6 +162,7 @@ impl Tester {
             self.stop = Some(Stop::Error);
             return Some(false);
         }
+        self.started += 1;
         self.in_flight.insert(ticket, key);
         None
     }
@@ -229,6 +238,7 @@ impl Tester {
             self.error = Some(e);
             self.stop = Some(Stop::Error);
         }
+        crate::panic::injection_point("after-improvement");
         self.progress.improved(self.best.len(), &self.stats);
     }
 
@@ -257,9 +267,9 @@ impl Tester {
             return;
         }
         let mut text = format!(
-            "reduce: test run {}: {:?} in {:.3}s ({})",
+            "reduce: test run {}: {} in {:.3}s ({})",
             self.stats.tests,
-            o.status,
+            o.status.describe(self.pool.timeout()),
             o.elapsed.as_secs_f64(),
             if o.interesting {
                 "interesting"

@@ -1,9 +1,12 @@
 //! One integration binary that runs the real `reduce` executable on real files and scripts.
 
 mod cli;
+mod codes;
 mod completions;
 mod crash;
 mod golden;
+mod hygiene;
 mod props;
+mod safety;
 mod speed;
 mod util;
