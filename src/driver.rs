@@ -29,6 +29,9 @@ use crate::tree::ts;
 /// A rewrite pass stops after this many rejected candidates in a row (`--thorough`: never).
 pub const GIVE_UP_AFTER: usize = 200;
 
+/// Above this size the opening bulk passes repeat only while they remove a tenth of the file.
+const BULK_REPEAT_MAX_BYTES: usize = 1 << 20;
+
 /// The per-pass table counts tokens only on texts up to this size (a parse per pass).
 const COUNT_TOKENS_MAX_BYTES: usize = 1 << 20;
 
@@ -138,12 +141,15 @@ impl<'a> Driver<'a> {
         };
         if let [first, second, ..] = &table[..] {
             // C-Reduce's opening: bulk deletions by name before any list sweep, again while a
-            // round removes a tenth of the file (the cycle below runs them again anyway)
+            // round removes something; on a large file (where a round costs seconds of parsing)
+            // only while it removes a tenth (the cycle below runs them again anyway)
             loop {
                 let before = self.tester.best.len();
                 self.measured(first.as_ref())?;
                 self.measured(second.as_ref())?;
-                if self.tester.best.len() * 10 > before * 9 || self.tester.stopped() {
+                let after = self.tester.best.len();
+                let small_gain = after * 10 > before * 9 && before > BULK_REPEAT_MAX_BYTES;
+                if after == before || small_gain || self.tester.stopped() {
                     break;
                 }
             }
