@@ -74,3 +74,8 @@ for case in by_case:
         per = p["tokens_removed"] / p["tests"] if p["tests"] else 0
         print(f"| {case} | {p['name']} | {p['runs']} | {p['tests']} | {p['successes']} | "
               f"{p['tokens_removed']} | {p['bytes_removed']} | {p['seconds']:.1f} | {per:.1f} |")
+
+notes = os.path.join(os.path.dirname(os.path.abspath(__file__)), "notes.md")
+if os.path.exists(notes):
+    print()
+    print(open(notes).read().rstrip())
