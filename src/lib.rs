@@ -13,6 +13,7 @@ pub mod progress;
 pub mod reaper;
 pub mod reduce;
 pub mod runlock;
+pub mod script;
 pub mod signal;
 pub mod sink;
 pub mod stats;
