@@ -15,6 +15,7 @@ pub mod reaper;
 pub mod reduce;
 pub mod rewrite;
 pub mod runlock;
+pub mod script;
 pub mod signal;
 pub mod sink;
 pub mod stats;

@@ -157,9 +157,11 @@ impl TestEnv {
         S: AsRef<OsStr>,
     {
         let mut cmd = Command::new(reduce_bin());
+        // temp directories of the run stay inside the test's own directory
         cmd.args(args)
             .current_dir(self.path())
             .stdin(Stdio::null())
+            .env("TMPDIR", self.path())
             .env_remove("RUST_BACKTRACE");
         cmd
     }
@@ -262,6 +264,7 @@ pub fn reduce_fixture(case: &Path, args: &[&str]) -> (Vec<u8>, serde_json::Value
     let out = dir.path().join("out.c");
     let stats = dir.path().join("stats.json");
     let status = Command::new(reduce_bin())
+        .env("TMPDIR", dir.path())
         .arg("-q")
         .args(args)
         .arg("--test")
