@@ -6,7 +6,8 @@
 #
 # Builds the release binary, then for every case runs each tool that is installed, one run at a
 # time: `reduce` (perses, default -j), `reduce-j1` (perses -j1, which must give byte-identical
-# output), `reduce-ddmin` (ddmin over lines; only when named with -t), and creduce, cvise,
+# output), `reduce-deletion` (perses --no-rewrites: deletion only, for comparison),
+# `reduce-ddmin` (ddmin over lines; only when named with -t), and creduce, cvise,
 # treereduce-c/-rust when found (C-Reduce and C-Vise get --not-c on inputs that are neither C nor
 # C++). Each run gets a fresh copy of the input and a wrapped test that counts calls. Rows go to bench/results.tsv; the table to bench/RESULTS.md.
 # Defaults: CAP 300 s, cases bench/cases. Needs python3 (token counts) and GNU timeout.
@@ -38,7 +39,7 @@ case_dirs() { # absolute paths: the tests run from temp directories
 
 installed() {
   case $1 in
-    reduce|reduce-j1|reduce-ddmin) return 0 ;;
+    reduce|reduce-j1|reduce-deletion|reduce-ddmin) return 0 ;;
     treereduce-c|treereduce-rust) command -v "$1" >/dev/null || [ -x "$HOME/.cargo/bin/$1" ] ;;
     *) command -v "$1" >/dev/null ;;
   esac
@@ -73,8 +74,9 @@ run_one() { # tool casedir
     cd "$w/red" || exit 1
     export TMPDIR="$w/tmp"
     case $tool in
-      reduce) timeout -k 10 "$cap" "$reduce_bin" -q --algo perses --test "$w/test.sh" "$input" ;;
-      reduce-j1) timeout -k 10 "$cap" "$reduce_bin" -q -j1 --algo perses --test "$w/test.sh" "$input" ;;
+      reduce) timeout -k 10 "$cap" "$reduce_bin" -q --algo perses --stats-json "$w/stats.json" --test "$w/test.sh" "$input" ;;
+      reduce-j1) timeout -k 10 "$cap" "$reduce_bin" -q -j1 --algo perses --stats-json "$w/stats.json" --test "$w/test.sh" "$input" ;;
+      reduce-deletion) timeout -k 10 "$cap" "$reduce_bin" -q --algo perses --no-rewrites --stats-json "$w/stats.json" --test "$w/test.sh" "$input" ;;
       reduce-ddmin) timeout -k 10 "$cap" "$reduce_bin" -q --algo ddmin --test "$w/test.sh" "$input" ;;
       creduce) timeout -k 10 "$cap" creduce $notc --n 2 "$w/test.sh" "$input" ;;
       cvise) timeout -k 10 "$cap" cvise $notc --n 2 "$w/test.sh" "$input" ;;
@@ -103,6 +105,8 @@ run_one() { # tool casedir
   else
     fb=NA; ft=NA; passes=missing; sha=-
   fi
+  # reduce's own record (per-pass figures, share of rejected candidates), kept next to the table
+  if [ -f "$w/stats.json" ]; then mkdir -p "$here/stats" && cp "$w/stats.json" "$here/stats/$tool.$name.json"; fi
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$tool" "$name" "$rc" "$wall" "$tests" "$ob" "$fb" "$ot" "$ft" "$passes" "$sha" | tee -a "$tsv"
 }
 

@@ -8,20 +8,19 @@ use anyhow::{Context, Result};
 use clap::CommandFactory;
 
 use crate::cli::{self, Algo, Args, Config, Output, UnitKind};
+use crate::driver::{Deletion, Driver, PassStats, Schedule, pass_table};
 use crate::exit::{self, FailureKind, fail};
 use crate::oracle::{self, ScriptConfig};
 use crate::paths::{Role, check_distinct, parent_of, probe_writable, resolve_new};
 use crate::pool::Pool;
 use crate::progress::{Progress, percent_text};
 use crate::reduce::bytes::{Completion, Settings, Workspace, reduce_bytes};
-use crate::reduce::ddmin::{Ddmin, Sweep};
-use crate::reduce::hdd::Hdd;
-use crate::reduce::perses::{ClearDone, Perses, PersesOptions};
-use crate::reduce::{Only, Unit, reduce};
+use crate::reduce::ddmin::Ddmin;
+use crate::reduce::{Unit, reduce};
 use crate::runlock::RunLock;
 use crate::sink::{FileMeta, Sink, SinkPlan, backup_path};
 use crate::stats::{Record, count_lines};
-use crate::tester::{SegmentsOracle, Stop, Tester, TreeOracle};
+use crate::tester::{SegmentsOracle, Stop, Tester};
 use crate::tree::front::Front;
 use crate::tree::render::Segments;
 
@@ -266,6 +265,8 @@ struct Session {
     start: Instant,
     rounds: u32,
     completion: String,
+    /// Per-pass figures of a tree run.
+    passes: Vec<PassStats>,
 }
 
 impl Session {
@@ -316,6 +317,7 @@ impl Session {
             start,
             rounds: 0,
             completion: String::new(),
+            passes: Vec::new(),
         };
         session.check_original()?;
         let sink = plan.open(&session.original)?;
@@ -444,64 +446,40 @@ impl Session {
         Ok(())
     }
 
-    /// HDD or Perses in rounds: parse the best text, reduce to the policy's end, repeat until a
-    /// round changes nothing (so the result is a fixpoint of the final program's tree).
+    /// HDD or Perses, with the rewrite passes around them: the schedule is the driver's.
     fn run_tree(&mut self) -> Result<()> {
         let front = self
             .front
             .as_ref()
             .context("a tree algorithm without a front end")?;
-        let mut builder = front.builder()?;
-        let mut checker = front.checker()?;
-        loop {
-            self.rounds += 1;
-            let text = self.tester.best.clone();
-            let parsed = builder.build(&text)?;
-            if self.rounds == 1 && parsed.errors > 0 && !self.cfg.quiet {
-                let what = match front {
-                    Front::Text => "unmatched bracket(s)",
-                    Front::Grammar(_) => "parse error(s)",
-                };
-                self.tester.progress.println(&format!(
-                    "reduce: warning: {} has {} {what} (first at byte {}); ERROR regions are reduced token by token",
-                    self.cfg.input.display(),
-                    parsed.errors,
-                    parsed.first_error.unwrap_or(0)
-                ));
-            }
-            let units: Vec<Unit> = (0..parsed.tokens.len() as Unit).collect();
-            let prefilter: Option<&mut dyn crate::tree::ts::Reparse> = match self.cfg.prefilter {
-                true => Some(checker.as_mut()),
-                false => None,
+        let parsed = front.builder()?.build(&self.tester.best)?;
+        if parsed.errors > 0 && !self.cfg.quiet {
+            let what = match front {
+                Front::Text => "unmatched bracket(s)",
+                Front::Grammar(_) => "parse error(s)",
             };
-            let mut oracle =
-                TreeOracle::new(&parsed.tokens, &mut self.tester, prefilter, parsed.errors);
-            // comments first, all at once if the test allows (it usually does): one test can
-            // spare thousands of one-comment passes later
-            let comments = front.comment_tokens(&parsed);
-            let units = if comments.is_empty() {
-                units
-            } else {
-                reduce(units, &mut oracle, &mut Only::new(comments, Sweep::new()))
-            };
-            let result = match self.algo {
-                Algo::Hdd => reduce(units, &mut oracle, &mut Hdd::new(&parsed.arena, Sweep::new)),
-                _ => {
-                    let options = PersesOptions {
-                        skip_failed_replacements: true,
-                        clear_done: ClearDone::OnDeletion,
-                        lists_in_size_order: true,
-                        opt_deletions_in_walk: true,
-                    };
-                    let mut perses = Perses::new(&parsed.arena, Sweep::new).options(options);
-                    reduce(units, &mut oracle, &mut perses)
-                }
-            };
-            let shrunk = oracle.shrunk();
-            if self.tester.stopped() || (result.len() == parsed.tokens.len() && !shrunk) {
-                break;
-            }
+            self.tester.progress.println(&format!(
+                "reduce: warning: {} has {} {what} (first at byte {}); ERROR regions are reduced token by token",
+                self.cfg.input.display(),
+                parsed.errors,
+                parsed.first_error.unwrap_or(0)
+            ));
         }
+        let schedule = Schedule {
+            deletion: match self.algo {
+                Algo::Hdd => Deletion::Hdd,
+                _ => Deletion::Perses,
+            },
+            rewrites: self.algo == Algo::Perses && self.cfg.rewrites,
+            thorough: self.cfg.thorough,
+            prefilter: self.cfg.prefilter,
+            format: self.algo == Algo::Perses && self.cfg.rewrites && self.cfg.format,
+        };
+        let mut driver = Driver::new(&mut self.tester, front, schedule)?;
+        let result = driver.run();
+        self.rounds = driver.rounds;
+        self.passes = std::mem::take(&mut driver.passes);
+        result?;
         self.completion = "fixpoint".into();
         Ok(())
     }
@@ -578,6 +556,7 @@ impl Session {
             output: sink.target().map(|p| p.display().to_string()),
             backup: sink.backup.as_ref().map(|p| p.display().to_string()),
             stats: self.tester.stats.clone(),
+            passes: self.passes.clone(),
         }
     }
 
@@ -597,6 +576,9 @@ impl Session {
         }
         if !self.cfg.quiet {
             eprintln!("{}", summary(&r));
+            if self.cfg.verbose && !r.passes.is_empty() {
+                eprintln!("{}", pass_table(&r.passes));
+            }
         }
         Ok(())
     }

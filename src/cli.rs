@@ -131,6 +131,14 @@ pub struct Args {
     #[arg(long, help_heading = "Reduction options")]
     pub no_cache: bool,
 
+    /// Only delete (perses): no rewrite passes (expressions to 0, definitions to declarations, ...)
+    #[arg(long, help_heading = "Reduction options")]
+    pub no_rewrites: bool,
+
+    /// No give-up rules: rewrite passes try every candidate (slower, sometimes smaller)
+    #[arg(long, help_heading = "Reduction options")]
+    pub thorough: bool,
+
     /// Write the result here instead of in place ('-' = stdout)
     #[arg(short, long, value_name = "FILE", help_heading = "Output options")]
     pub output: Option<PathBuf>,
@@ -139,6 +147,11 @@ pub struct Args {
     /// overwrite a read-only -o file
     #[arg(long, help_heading = "Output options")]
     pub force: bool,
+
+    /// Keep the result's raw layout (by default a perses result is laid out one statement per
+    /// line with 4-space indentation, if the test still accepts it)
+    #[arg(long, help_heading = "Output options")]
+    pub no_format: bool,
 
     /// Write a JSON record of the run here
     #[arg(long, value_name = "FILE", help_heading = "Output options")]
@@ -193,6 +206,9 @@ pub struct Config {
     pub max_attempts: Option<u64>,
     pub prefilter: bool,
     pub cache: bool,
+    pub rewrites: bool,
+    pub thorough: bool,
+    pub format: bool,
     pub output: Output,
     pub force: bool,
     pub stats_json: Option<PathBuf>,
@@ -250,6 +266,9 @@ impl Args {
             max_attempts: self.max_attempts,
             prefilter: !self.no_prefilter,
             cache: !self.no_cache,
+            rewrites: !self.no_rewrites,
+            thorough: self.thorough,
+            format: !self.no_format,
             output,
             force: self.force,
             stats_json: self.stats_json,

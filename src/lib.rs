@@ -4,6 +4,7 @@
 
 pub mod app;
 pub mod cli;
+pub mod driver;
 pub mod exit;
 pub mod lang;
 pub mod oracle;
@@ -13,7 +14,9 @@ pub mod pool;
 pub mod progress;
 pub mod reaper;
 pub mod reduce;
+pub mod rewrite;
 pub mod runlock;
+pub mod script;
 pub mod signal;
 pub mod sink;
 pub mod stats;

@@ -241,6 +241,16 @@ impl Tester {
         self.progress.improved(self.best.len(), &self.stats);
     }
 
+    /// Makes `candidate` the best result even if it is not smaller (the final layout, which the
+    /// caller has just seen pass the test).
+    pub fn replace_best(&mut self, candidate: &[u8]) {
+        self.best = candidate.to_vec();
+        if let Err(e) = self.sink.write(&self.best) {
+            self.error = Some(e);
+            self.stop = Some(Stop::Error);
+        }
+    }
+
     /// The verdict, and an interesting candidate becomes the best at once (serial algorithms).
     pub fn test(&mut self, candidate: &[u8]) -> Verdict {
         let verdict = self.verdict(candidate);

@@ -253,7 +253,7 @@ impl Tokens {
 
 /// Would writing `a` right before `b` change how they lex? Words glue to words (`returnx`),
 /// operators to operators (`- -x` vs `--x`), a word to a quote (`L"x"`) or a dot (`1.`).
-fn would_glue(a: &[u8], b: &[u8], word_chars: &[u8]) -> bool {
+pub fn would_glue(a: &[u8], b: &[u8], word_chars: &[u8]) -> bool {
     let (Some(&x), Some(&y)) = (a.last(), b.first()) else {
         return false;
     };

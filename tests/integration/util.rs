@@ -157,9 +157,11 @@ impl TestEnv {
         S: AsRef<OsStr>,
     {
         let mut cmd = Command::new(reduce_bin());
+        // temp directories of the run stay inside the test's own directory
         cmd.args(args)
             .current_dir(self.path())
             .stdin(Stdio::null())
+            .env("TMPDIR", self.path())
             .env_remove("RUST_BACKTRACE");
         cmd
     }
@@ -265,6 +267,7 @@ pub fn reduce_fixture(case: &Path, args: &[&str]) -> (Vec<u8>, serde_json::Value
     let temp = dir.path().join("tmp");
     fs::create_dir(&temp).unwrap();
     let status = Command::new(reduce_bin())
+        .env("TMPDIR", dir.path())
         .arg("-q")
         .args(args)
         .arg("--test")
