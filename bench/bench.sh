@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
-# Measures reducers side by side on cases laid out as CASE/{input.c | prepare.sh, test.sh}.
+# Measures reducers side by side on cases laid out as CASE/{INPUT | prepare.sh, test.sh}, where
+# INPUT is named by CASE/input.name (default input.c: input.cc, input.rs, input.py, input.smt2).
 #
 #   bench/bench.sh [-c CAP_SECONDS] [-t TOOLS] [CASES_DIR | CASE_DIR]...
 #
 # Builds the release binary, then for every case runs each tool that is installed, one run at a
 # time: `reduce` (perses, default -j), `reduce-j1` (perses -j1, which must give byte-identical
-# output), and creduce, cvise, treereduce-c when found. Each run gets a fresh copy of input.c and
-# a wrapped test that counts calls. Rows go to bench/results.tsv; the table to bench/RESULTS.md.
+# output), `reduce-deletion` (perses --no-rewrites: deletion only, for comparison),
+# `reduce-ddmin` (ddmin over lines; only when named with -t), and creduce, cvise,
+# treereduce-c/-rust when found (C-Reduce and C-Vise get --not-c on inputs that are neither C nor
+# C++). Each run gets a fresh copy of the input and a wrapped test that counts calls. Rows go to bench/results.tsv; the table to bench/RESULTS.md.
 # Defaults: CAP 300 s, cases bench/cases. Needs python3 (token counts) and GNU timeout.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 cap=300
-tools="reduce reduce-j1 creduce cvise treereduce-c"
+tools="reduce reduce-j1 creduce cvise treereduce-c treereduce-rust"
 while getopts "c:t:" opt; do
   case $opt in c) cap=$OPTARG ;; t) tools=$OPTARG ;; *) exit 2 ;; esac
 done
@@ -20,7 +23,7 @@ shift $((OPTIND - 1))
 [ $# -gt 0 ] || set -- "$here/cases"
 
 (cd "$root" && cargo build --release --quiet) || { echo "build failed" >&2; exit 1; }
-reduce_bin="$root/target/release/reduce"
+reduce_bin="${CARGO_TARGET_DIR:-$root/target}/release/reduce"
 work=$(mktemp -d "${TMPDIR:-/tmp}/reduce-bench.XXXXXX")
 tsv="$here/results.tsv"
 [ "${APPEND:-0}" = 1 ] || printf 'tool\tcase\texit\twall_s\ttests\torig_bytes\tfinal_bytes\torig_tokens\tfinal_tokens\tpasses\tsha\n' > "$tsv"
@@ -36,34 +39,50 @@ case_dirs() { # absolute paths: the tests run from temp directories
 
 installed() {
   case $1 in
-    reduce|reduce-j1) return 0 ;;
-    treereduce-c) command -v treereduce-c >/dev/null || [ -x "$HOME/.cargo/bin/treereduce-c" ] ;;
+    reduce|reduce-j1|reduce-deletion|reduce-ddmin) return 0 ;;
+    treereduce-c|treereduce-rust) command -v "$1" >/dev/null || [ -x "$HOME/.cargo/bin/$1" ] ;;
     *) command -v "$1" >/dev/null ;;
   esac
 }
 
+input_name() { cat "$1/input.name" 2>/dev/null || echo input.c; }
+
+# tokens FILE: C and C++ by bench/ctokens.py (as before), other languages by reduce's own tree
+tokens() {
+  case $1 in
+    *.c|*.h|*.i|*.cc|*.cpp|*.cxx|*.hpp|*.ii) python3 "$here/ctokens.py" "$1" ;;
+    *) "$reduce_bin" --dump-tree --test /bin/true "$1" | grep -cE '^ *(sep )?"' ;;
+  esac
+}
+
 run_one() { # tool casedir
-  local tool=$1 casedir=$2 name w out rc start end
+  local tool=$1 casedir=$2 name w out rc start end input notc=""
   name=$(basename "$casedir")
+  input=$(input_name "$casedir")
+  case $input in *.c|*.h|*.i|*.cc|*.cpp|*.cxx|*.hpp|*.ii) ;; *) notc=--not-c ;; esac
+  case $tool in treereduce-c) case $input in *.c|*.h|*.i) ;; *) return ;; esac ;; esac
+  case $tool in treereduce-rust) case $input in *.rs) ;; *) return ;; esac ;; esac
   w=$(mktemp -d "$work/$tool.$name.XXXX")
   mkdir -p "$w/red" "$w/tmp"
-  cp "$casedir/input.c" "$w/red/input.c"
+  cp "$casedir/$input" "$w/red/$input"
   : > "$w/calls"
   printf '#!/bin/sh\necho . >> "%s"\nexec "%s" "$@"\n' "$w/calls" "$casedir/test.sh" > "$w/test.sh"
   chmod +x "$w/test.sh"
-  out="$w/red/input.c"
+  out="$w/red/$input"
   start=$(date +%s.%N)
   (
     cd "$w/red" || exit 1
     export TMPDIR="$w/tmp"
     case $tool in
-      reduce) timeout -k 10 "$cap" "$reduce_bin" -q --algo perses --test "$w/test.sh" input.c ;;
-      reduce-j1) timeout -k 10 "$cap" "$reduce_bin" -q -j1 --algo perses --test "$w/test.sh" input.c ;;
-      creduce) timeout -k 10 "$cap" creduce --n 2 "$w/test.sh" input.c ;;
-      cvise) timeout -k 10 "$cap" cvise --n 2 "$w/test.sh" input.c ;;
-      treereduce-c)
-        tr=$(command -v treereduce-c || echo "$HOME/.cargo/bin/treereduce-c")
-        timeout -k 10 "$cap" "$tr" -s input.c -o "$w/red/out.c" --temp-dir "$w/tmp" -- "$w/test.sh" @@ ;;
+      reduce) timeout -k 10 "$cap" "$reduce_bin" -q --algo perses --stats-json "$w/stats.json" --test "$w/test.sh" "$input" ;;
+      reduce-j1) timeout -k 10 "$cap" "$reduce_bin" -q -j1 --algo perses --stats-json "$w/stats.json" --test "$w/test.sh" "$input" ;;
+      reduce-deletion) timeout -k 10 "$cap" "$reduce_bin" -q --algo perses --no-rewrites --stats-json "$w/stats.json" --test "$w/test.sh" "$input" ;;
+      reduce-ddmin) timeout -k 10 "$cap" "$reduce_bin" -q --algo ddmin --test "$w/test.sh" "$input" ;;
+      creduce) timeout -k 10 "$cap" creduce $notc --n 2 "$w/test.sh" "$input" ;;
+      cvise) timeout -k 10 "$cap" cvise $notc --n 2 "$w/test.sh" "$input" ;;
+      treereduce-c|treereduce-rust)
+        tr=$(command -v "$tool" || echo "$HOME/.cargo/bin/$tool")
+        timeout -k 10 "$cap" "$tr" -s "$input" -o "$w/red/out.$input" --temp-dir "$w/tmp" -- "$w/test.sh" @@ ;;
     esac
   ) > "$w/log" 2>&1 < /dev/null
   rc=$?
@@ -74,24 +93,26 @@ run_one() { # tool casedir
     rm -f /dev/null && mknod -m 666 /dev/null c 1 3
     echo "bench: /dev/null had been replaced by a regular file (tcc -o /dev/null as root); restored" >&2
   fi
-  [ "$tool" = treereduce-c ] && out="$w/red/out.c"
+  case $tool in treereduce-*) out="$w/red/out.$input" ;; esac
   local wall tests ob fb ot ft passes sha
   wall=$(python3 -c "print('%.1f' % ($end - $start))")
   tests=$(wc -l < "$w/calls")
-  ob=$(wc -c < "$casedir/input.c"); ot=$(python3 "$here/ctokens.py" "$casedir/input.c")
+  ob=$(wc -c < "$casedir/$input"); ot=$(tokens "$casedir/$input")
   if [ -f "$out" ]; then
-    fb=$(wc -c < "$out"); ft=$(python3 "$here/ctokens.py" "$out"); sha=$(sha256sum < "$out" | cut -c1-12)
-    mkdir -p "$w/check" && cp "$out" "$w/check/input.c"
-    if (cd "$w/check" && timeout 120 "$casedir/test.sh" input.c >/dev/null 2>&1); then passes=yes; else passes=no; fi
+    mkdir -p "$w/check" && cp "$out" "$w/check/$input"
+    fb=$(wc -c < "$out"); ft=$(tokens "$w/check/$input"); sha=$(sha256sum < "$out" | cut -c1-12)
+    if (cd "$w/check" && timeout 120 "$casedir/test.sh" "$input" >/dev/null 2>&1); then passes=yes; else passes=no; fi
   else
     fb=NA; ft=NA; passes=missing; sha=-
   fi
+  # reduce's own record (per-pass figures, share of rejected candidates), kept next to the table
+  if [ -f "$w/stats.json" ]; then mkdir -p "$here/stats" && cp "$w/stats.json" "$here/stats/$tool.$name.json"; fi
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$tool" "$name" "$rc" "$wall" "$tests" "$ob" "$fb" "$ot" "$ft" "$passes" "$sha" | tee -a "$tsv"
 }
 
 for casedir in $(case_dirs "$@"); do
   local_case=$casedir
-  if [ ! -f "$casedir/input.c" ]; then
+  if [ ! -f "$casedir/$(input_name "$casedir")" ]; then
     # a read-only case folder (e.g. ../shared/bench/cases): prepare a private copy
     local_case="$work/cases/$(basename "$casedir")"
     mkdir -p "$work/cases" && cp -r "$casedir" "$local_case" && chmod -R u+w "$local_case"

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Turns bench/results.tsv into the Markdown table of bench/RESULTS.md."""
 import csv
+import json
+import os
 import sys
 
 rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
@@ -8,14 +10,17 @@ rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
 latest = {}
 for r in rows:
     latest[(r["case"], r["tool"])] = r
-order = ["reduce", "reduce-j1", "creduce", "cvise", "treereduce-c"]
+order = ["reduce", "reduce-j1", "reduce-deletion", "reduce-ddmin", "creduce", "cvise", "treereduce-c", "treereduce-rust"]
 rows = sorted(latest.values(), key=lambda r: (r["case"], order.index(r["tool"]) if r["tool"] in order else 99))
 print("# Benchmark results\n")
 print("Produced by `bench/bench.sh`, one run at a time on a 2-core machine: `reduce` is "
-      "`--algo perses` with its default `-j` (the number of cores) and with `-j1`; C-Reduce "
+      "`--algo perses` with its default `-j` (the number of cores) and with `-j1`, and "
+      "`reduce-deletion` is `--no-rewrites` (deletion only, as before the rewrite passes); C-Reduce "
       "and C-Vise run with `--n 2`. Wall time in seconds (noisy on shared machines: compare "
-      "within one table); tests = calls of the test script; tokens = C tokens of the final "
-      "file (`bench/ctokens.py`); passes = the final file re-checked with the test; exit 124 = "
+      "within one table); tests = calls of the test script; tokens = C/C++ tokens of the final "
+      "file (`bench/ctokens.py`), for other languages the tokens of `reduce`'s own tree "
+      "(its grammar, or the bracket tree for LLVM IR); `reduce-ddmin` = `--algo ddmin` (lines); "
+      "C-Reduce and C-Vise get `--not-c` on inputs that are not C or C++; passes = the final file re-checked with the test; exit 124 = "
       "stopped at the time cap.\n")
 print("| case | tool | wall s | tests | bytes | tokens | passes | exit |")
 print("| --- | --- | ---: | ---: | ---: | ---: | --- | ---: |")
@@ -32,8 +37,52 @@ for case, tools in by_case.items():
         same = tools["reduce"]["sha"] == tools["reduce-j1"]["sha"]
         print(f"- {case}: default -j and -j1 outputs are "
               f"{'byte-identical' if same else 'DIFFERENT'} (sha {tools['reduce']['sha']})")
+
+stats_dir = os.path.join(os.path.dirname(os.path.abspath(sys.argv[1])), "stats")
+
+
+def stats(tool, case):
+    try:
+        return json.load(open(os.path.join(stats_dir, f"{tool}.{case}.json")))
+    except (OSError, ValueError):
+        return None
+
+
+print("\n## Share of test runs the test rejected\n")
+print("From `--stats-json` (runs of the script, the check of the original included; cache hits "
+      "and prefiltered candidates are not runs). `reduce-deletion` is the same binary with "
+      "`--no-rewrites`.\n")
+print("| case | reduce: runs / rejected | reduce-deletion: runs / rejected |")
+print("| --- | ---: | ---: |")
+for case in by_case:
+    cells = []
+    for tool in ["reduce", "reduce-deletion"]:
+        s_ = stats(tool, case)
+        if s_ and s_.get("tests"):
+            share = 1 - s_["interesting"] / s_["tests"]
+            cells.append(f"{s_['tests']} / {share:.0%}")
+        else:
+            cells.append("-")
+    print(f"| {case} | {cells[0]} | {cells[1]} |")
+
+print("\n## Yield of each pass (`reduce`, default -j)\n")
+print("Test runs, runs that were interesting, tokens and bytes removed, seconds; tokens are "
+      "counted only while the file is under 1 MB (0 before).\n")
+print("| case | pass | runs | tests | successes | -tokens | -bytes | s | tokens per test |")
+print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+for case in by_case:
+    s_ = stats("reduce", case)
+    for p in (s_ or {}).get("passes", []):
+        per = p["tokens_removed"] / p["tests"] if p["tests"] else 0
+        print(f"| {case} | {p['name']} | {p['runs']} | {p['tests']} | {p['successes']} | "
+              f"{p['tokens_removed']} | {p['bytes_removed']} | {p['seconds']:.1f} | {per:.1f} |")
+
+notes = os.path.join(os.path.dirname(os.path.abspath(__file__)), "notes.md")
+if os.path.exists(notes):
+    print()
+    print(open(notes).read().rstrip())
+
 # the -j scaling section (bench/scaling.sh, bench/jobs2.sh, examples/chain_sim) is kept by hand
-import os
 scaling = os.path.join(os.path.dirname(os.path.abspath(__file__)), "scaling.md")
 if os.path.exists(scaling):
     print()

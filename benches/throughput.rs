@@ -3,6 +3,10 @@
 //! (so every pass runs to its end). Prints figures; asserts nothing about speed.
 //!
 //!     cargo bench --bench throughput [-- FILE.c] [-- --tokens N]
+//!     cargo bench --bench throughput -- --languages
+//!
+//! `--languages`: parse + arena build of a 1 MB file per language (each language's fixture,
+//! repeated), one row per language (target: under 1 s each).
 //!
 //! Without a file it builds a C file of at least N tokens (default 100,000) by repeating
 //! `fixtures/inventory/input.c` with renamed functions.
@@ -13,6 +17,7 @@ use reduce::reduce::ddmin::{Ddmin, Sweep};
 use reduce::reduce::hdd::Hdd;
 use reduce::reduce::perses::{ClearDone, Perses, PersesOptions};
 use reduce::reduce::{Oracle, Policy, Unit, Verdict, reduce};
+use reduce::tree::front::Front;
 use reduce::tree::grammar::Grammar;
 use reduce::tree::render::{Segments, Tokens};
 use reduce::tree::ts;
@@ -93,18 +98,73 @@ fn synthetic(min_tokens: usize, grammar: &Grammar) -> Vec<u8> {
     out.into_bytes()
 }
 
+/// Parse + arena build of about 1 MB per language: its fixture (`fixtures/<lang>-*/input.*`)
+/// repeated (a JSON fixture inside one array).
+fn languages() {
+    let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures");
+    let mut cases: Vec<(String, std::path::PathBuf)> = std::fs::read_dir(fixtures)
+        .unwrap()
+        .filter_map(|e| {
+            let dir = e.ok()?.path();
+            let input = std::fs::read_dir(&dir)
+                .ok()?
+                .filter_map(|f| f.ok().map(|f| f.path()))
+                .find(|f| f.file_stem().is_some_and(|s| s == "input"))?;
+            let lang = match reduce::lang::for_path(&input) {
+                Some(spec) => spec.name.to_string(),
+                None => reduce::lang::TEXT.to_string(),
+            };
+            Some((lang, input))
+        })
+        .collect();
+    cases.sort();
+    cases.dedup_by(|a, b| a.0 == b.0);
+    println!(
+        "{:<11} {:>9} {:>8} {:>7} {:>9} {:>16}",
+        "language", "bytes", "tokens", "errors", "parse ms", "parse+arena ms"
+    );
+    for (lang, input) in cases {
+        let base = std::fs::read_to_string(&input).unwrap();
+        let copies = (1usize << 20).div_ceil(base.len());
+        let src = if lang == "json" {
+            format!("[{}]", vec![base; copies].join(","))
+        } else {
+            base.repeat(copies)
+        };
+        let front = Front::by_name(&lang).unwrap();
+        let mut checker = front.checker().unwrap();
+        let t = Instant::now();
+        checker.errors(src.as_bytes());
+        let parse = t.elapsed();
+        let t = Instant::now();
+        let parsed = front.builder().unwrap().build(src.as_bytes()).unwrap();
+        let build = t.elapsed();
+        println!(
+            "{lang:<11} {:>9} {:>8} {:>7} {:>9.0} {:>16.0}",
+            src.len(),
+            parsed.tokens.len(),
+            parsed.errors,
+            parse.as_secs_f64() * 1e3,
+            build.as_secs_f64() * 1e3
+        );
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| a != "--bench")
         .collect();
+    if args.iter().any(|a| a == "--languages") {
+        return languages();
+    }
     let tokens_arg = args
         .iter()
         .position(|a| a == "--tokens")
         .and_then(|i| args.get(i + 1))
         .and_then(|s| s.parse().ok());
     let file = args.iter().find(|a| a.ends_with(".c") || a.ends_with(".h"));
-    let grammar = Grammar::c().unwrap();
+    let grammar = Grammar::new(&reduce::lang::c::SPEC).unwrap();
     let src = match file {
         Some(f) => std::fs::read(f).unwrap(),
         None => synthetic(tokens_arg.unwrap_or(100_000), &grammar),

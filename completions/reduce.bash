@@ -23,7 +23,7 @@ _reduce() {
 
     case "${cmd}" in
         reduce)
-            opts="-t -j -a -o -q -v -h -V --test --timeout --jobs --check-determinism --temp-dir --launcher --work-dir --algo --unit --lang --max-attempts --no-prefilter --no-cache --output --force --stats-json --quiet --verbose --generate-completions --generate-man --dump-tree --help --version"
+            opts="-t -j -a -o -q -v -h -V --test --timeout --jobs --check-determinism --temp-dir --launcher --work-dir --algo --unit --lang --max-attempts --no-prefilter --no-cache --no-rewrites --thorough --output --force --no-format --stats-json --quiet --verbose --generate-completions --generate-man --dump-tree --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -74,7 +74,7 @@ _reduce() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -W "c" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "c cpp rust python javascript typescript tsx go java json bash lua text" -- "${cur}"))
                     return 0
                     ;;
                 --max-attempts)

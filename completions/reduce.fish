@@ -4,13 +4,25 @@ complete -c reduce -s j -l jobs -d 'Run this many tests at once (the result does
 complete -c reduce -l temp-dir -d 'Where candidates are written and tests run [default: $TMPDIR]' -r -F
 complete -c reduce -l launcher -d 'Run each test as a job through this command prefix, e.g. \'srun -Q -J {name} --chdir={dir} --\' ({dir}: the candidate\'s directory, {name}: a job name unique to the run, {timeout}: seconds). The timeout is enforced inside the job; -j is the number of jobs in flight' -r
 complete -c reduce -l work-dir -d 'Where candidate directories are created for --launcher: a directory every node sees at the same path (a shared filesystem) [default: --temp-dir]' -r -F
-complete -c reduce -s a -l algo -d 'Reduction algorithm [default: perses for files a grammar covers, ddmin otherwise]' -r -f -a "ddmin\t'Delta debugging over lines (or chars with --unit char)'
+complete -c reduce -s a -l algo -d 'Reduction algorithm [default: perses for text (a grammar\'s tree, or the bracket tree), ddmin for binary files]' -r -f -a "ddmin\t'Delta debugging over lines (or chars with --unit char)'
 bytes\t'Chunk deletion over raw bytes, certified one-minimal'
 hdd\t'Hierarchical delta debugging over the parse tree'
 perses\t'Syntax-guided reduction: node replacement plus list deletion'"
 complete -c reduce -l unit -d 'What ddmin deletes' -r -f -a "line\t''
 char\t''"
-complete -c reduce -l lang -d 'Parse the input as this language, whatever its extension' -r -f -a "c\t''"
+complete -c reduce -l lang -d 'Parse the input as this language, whatever its extension [default: by extension; text (a tree of lines, brackets and indentation) for any other text file]' -r -f -a "c\t''
+cpp\t''
+rust\t''
+python\t''
+javascript\t''
+typescript\t''
+tsx\t''
+go\t''
+java\t''
+json\t''
+bash\t''
+lua\t''
+text\t''"
 complete -c reduce -l max-attempts -d 'At most this many test runs in all, the check of the original included (the best result so far is kept)' -r
 complete -c reduce -s o -l output -d 'Write the result here instead of in place (\'-\' = stdout)' -r -F
 complete -c reduce -l stats-json -d 'Write a JSON record of the run here' -r -F
@@ -22,7 +34,10 @@ zsh\t''"
 complete -c reduce -l check-determinism -d 'Run the test on the original 3 more times and warn if it ever flips (by default it is re-run once when a run takes under half a second)'
 complete -c reduce -l no-prefilter -d 'Hand the test candidates that parse worse than the current best (tree algorithms)'
 complete -c reduce -l no-cache -d 'Run the test again on byte-identical candidates'
+complete -c reduce -l no-rewrites -d 'Only delete (perses): no rewrite passes (expressions to 0, definitions to declarations, ...)'
+complete -c reduce -l thorough -d 'No give-up rules: rewrite passes try every candidate (slower, sometimes smaller)'
 complete -c reduce -l force -d 'Back up over an existing, different INPUT.orig (the old one is kept as INPUT.orig.N); overwrite a read-only -o file'
+complete -c reduce -l no-format -d 'Keep the result\'s raw layout (by default a perses result is laid out one statement per line with 4-space indentation, if the test still accepts it)'
 complete -c reduce -s q -l quiet -d 'Print nothing but errors'
 complete -c reduce -s v -l verbose -d 'Show the test\'s output and exit status for the first runs and for every timeout'
 complete -c reduce -l generate-man -d 'Print the man page (roff) and exit'

@@ -88,7 +88,7 @@ fn main() -> anyhow::Result<()> {
     let src = std::fs::read(input)?;
     let test = std::path::absolute(test)?;
     let scratch = tempfile::tempdir()?;
-    let grammar = Grammar::c()?;
+    let grammar = Grammar::new(&reduce::lang::c::SPEC)?;
     let mut parser = ts::new_parser(&grammar)?;
     let parsed = ts::build(&grammar, &mut parser, &src)?;
     let mut memo = HashMap::new();

@@ -7,24 +7,22 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use clap::CommandFactory;
 
-use crate::cli::{self, Algo, Args, Config, Lang, Output, UnitKind};
+use crate::cli::{self, Algo, Args, Config, Output, UnitKind};
+use crate::driver::{Deletion, Driver, PassStats, Schedule, pass_table};
 use crate::exit::{self, FailureKind, fail};
 use crate::oracle::{self, ScriptConfig};
 use crate::paths::{Role, check_distinct, parent_of, probe_writable, resolve_new};
 use crate::pool::Pool;
 use crate::progress::{Progress, percent_text};
 use crate::reduce::bytes::{Completion, Settings, Workspace, reduce_bytes};
-use crate::reduce::ddmin::{Ddmin, Sweep};
-use crate::reduce::hdd::Hdd;
-use crate::reduce::perses::{ClearDone, Perses, PersesOptions};
-use crate::reduce::{Only, Unit, reduce};
+use crate::reduce::ddmin::Ddmin;
+use crate::reduce::{Unit, reduce};
 use crate::runlock::RunLock;
 use crate::sink::{FileMeta, Sink, SinkPlan, backup_path};
 use crate::stats::{Record, count_lines};
-use crate::tester::{PREFILTER_MAX_BYTES, SegmentsOracle, Stop, Tester, TreeOracle};
-use crate::tree::grammar::Grammar;
+use crate::tester::{SegmentsOracle, Stop, Tester};
+use crate::tree::front::Front;
 use crate::tree::render::Segments;
-use crate::tree::ts;
 
 pub fn run(args: Args) -> Result<ExitCode> {
     if let Some(shell) = args.generate_completions {
@@ -46,10 +44,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     crate::signal::install().context("cannot install the signal handlers")?;
     crate::reaper::become_subreaper();
     let input = read_input(&cfg.input)?;
-    let grammar = grammar_for(&cfg, &input)?;
-    let algo = choose_algo(&cfg, &input, grammar.as_ref())?;
+    let front = front_for(&cfg, &input)?;
+    let algo = choose_algo(&cfg, &input, front.as_ref())?;
     if cfg.dump_tree {
-        return dump_tree(grammar.as_ref(), &input);
+        return dump_tree(front.as_ref(), &input);
     }
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let script = oracle::ensure_script_runnable(&cfg.script, &cwd)
@@ -60,7 +58,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Some(file) => RunLock::acquire(file)?,
         None => None,
     };
-    Session::start(cfg, script, input, algo, grammar, plan)?.finish()
+    Session::start(cfg, script, input, algo, front, plan)?.finish()
 }
 
 /// Before anything runs: no file the run writes may be another file of the run, and the
@@ -203,16 +201,26 @@ fn is_text(bytes: &[u8]) -> bool {
     !bytes.contains(&0) && std::str::from_utf8(bytes).is_ok()
 }
 
-fn grammar_for(cfg: &Config, input: &[u8]) -> Result<Option<Grammar>> {
-    let c = Grammar::c()?;
-    let wanted = cfg.lang == Some(Lang::C) || c.claims(&cfg.input);
-    let usable = wanted && (is_text(input) || cfg.algo.is_some_and(Algo::needs_tree));
-    Ok(usable.then_some(c))
+/// The tree front end for the input: the language `--lang` names or the extension claims,
+/// else the bracket tree for any other text. `None` for binary input unless a tree algorithm
+/// was asked for (then [`choose_algo`] explains why it cannot run).
+fn front_for(cfg: &Config, input: &[u8]) -> Result<Option<Front>> {
+    if !is_text(input) && !cfg.algo.is_some_and(Algo::needs_tree) {
+        return Ok(None);
+    }
+    let front = match cfg.lang.as_deref() {
+        Some(name) => Front::by_name(name)?,
+        None => match crate::lang::for_path(&cfg.input) {
+            Some(spec) => Front::grammar(spec)?,
+            None => Front::Text,
+        },
+    };
+    Ok(Some(front))
 }
 
-/// The algorithm asked for, or perses where a grammar covers the file and ddmin elsewhere.
-fn choose_algo(cfg: &Config, input: &[u8], grammar: Option<&Grammar>) -> Result<Algo> {
-    let algo = cfg.algo.unwrap_or(if grammar.is_some() {
+/// The algorithm asked for, or perses on text and ddmin on binary files.
+fn choose_algo(cfg: &Config, input: &[u8], front: Option<&Front>) -> Result<Algo> {
+    let algo = cfg.algo.unwrap_or(if front.is_some() {
         Algo::Perses
     } else {
         Algo::Ddmin
@@ -220,16 +228,7 @@ fn choose_algo(cfg: &Config, input: &[u8], grammar: Option<&Grammar>) -> Result<
     if !algo.needs_tree() {
         return Ok(algo);
     }
-    if grammar.is_none() {
-        return Err(fail(
-            FailureKind::BadInput,
-            format!(
-                "no grammar covers {} (tree algorithms know C: .c and .h); pass --lang c if it is C, or use --algo ddmin or --algo bytes",
-                cfg.input.display()
-            ),
-        ));
-    }
-    if !is_text(input) {
+    if front.is_none() || !is_text(input) {
         return Err(fail(
             FailureKind::BadInput,
             format!(
@@ -242,14 +241,15 @@ fn choose_algo(cfg: &Config, input: &[u8], grammar: Option<&Grammar>) -> Result<
     Ok(algo)
 }
 
-fn dump_tree(grammar: Option<&Grammar>, input: &[u8]) -> Result<ExitCode> {
-    let grammar = grammar.context("--dump-tree needs a file a grammar covers (or --lang c)")?;
-    let mut parser = ts::new_parser(grammar)?;
-    let parsed = ts::build(grammar, &mut parser, input)?;
+fn dump_tree(front: Option<&Front>, input: &[u8]) -> Result<ExitCode> {
+    let front = front.context("--dump-tree needs a text input")?;
+    let parsed = front.builder()?.build(input)?;
     let text = |t: u32| String::from_utf8_lossy(parsed.tokens.text(t)).into_owned();
     use std::io::Write;
     let mut out = std::io::stdout().lock();
-    out.write_all(parsed.arena.dump(&text).as_bytes())
+    let head = format!("# {}: {} parse error(s)\n", front.name(), parsed.errors);
+    out.write_all(head.as_bytes())
+        .and_then(|_| out.write_all(parsed.arena.dump(&text).as_bytes()))
         .and_then(|_| out.flush())
         .context("cannot write the tree to stdout")?;
     Ok(ExitCode::SUCCESS)
@@ -259,12 +259,14 @@ fn dump_tree(grammar: Option<&Grammar>, input: &[u8]) -> Result<ExitCode> {
 struct Session {
     cfg: Config,
     algo: Algo,
-    grammar: Option<Grammar>,
+    front: Option<Front>,
     original: Vec<u8>,
     tester: Tester,
     start: Instant,
     rounds: u32,
     completion: String,
+    /// Per-pass figures of a tree run.
+    passes: Vec<PassStats>,
 }
 
 impl Session {
@@ -273,7 +275,7 @@ impl Session {
         script: PathBuf,
         input: Vec<u8>,
         algo: Algo,
-        grammar: Option<Grammar>,
+        front: Option<Front>,
         plan: SinkPlan,
     ) -> Result<Session> {
         let file_name = cfg
@@ -311,11 +313,12 @@ impl Session {
             ),
             cfg,
             algo,
-            grammar,
+            front,
             original: input,
             start,
             rounds: 0,
             completion: String::new(),
+            passes: Vec::new(),
         };
         session.check_original()?;
         let sink = plan.open(&session.original)?;
@@ -444,61 +447,40 @@ impl Session {
         Ok(())
     }
 
-    /// HDD or Perses in rounds: parse the best text, reduce to the policy's end, repeat until a
-    /// round changes nothing (so the result is a fixpoint of the final program's tree).
+    /// HDD or Perses, with the rewrite passes around them: the schedule is the driver's.
     fn run_tree(&mut self) -> Result<()> {
-        let grammar = self
-            .grammar
+        let front = self
+            .front
             .as_ref()
-            .context("a tree algorithm without a grammar")?;
-        let mut parser = ts::new_parser(grammar)?;
-        let mut filter_parser = ts::new_parser(grammar)?;
-        loop {
-            self.rounds += 1;
-            let text = self.tester.best.clone();
-            let parsed = ts::build(grammar, &mut parser, &text)?;
-            if self.rounds == 1 && parsed.errors > 0 && !self.cfg.quiet {
-                self.tester.progress.println(&format!(
-                    "reduce: warning: {} has {} parse error(s) (first at byte {}); ERROR regions are reduced token by token",
-                    self.cfg.input.display(),
-                    parsed.errors,
-                    parsed.first_error.unwrap_or(0)
-                ));
-            }
-            let units: Vec<Unit> = (0..parsed.tokens.len() as Unit).collect();
-            let prefilter_pays = text.len() <= PREFILTER_MAX_BYTES;
-            if self.cfg.prefilter && !prefilter_pays {
-                self.tester.stats.prefilter_off = true;
-            }
-            let prefilter = (self.cfg.prefilter && prefilter_pays).then_some(&mut filter_parser);
-            let mut oracle =
-                TreeOracle::new(&parsed.tokens, &mut self.tester, prefilter, parsed.errors);
-            // comments first, all at once if the test allows (it usually does): one test can
-            // spare thousands of one-comment passes later
-            let comments = comment_tokens(grammar, &parsed.arena);
-            let units = if comments.is_empty() {
-                units
-            } else {
-                reduce(units, &mut oracle, &mut Only::new(comments, Sweep::new()))
+            .context("a tree algorithm without a front end")?;
+        let parsed = front.builder()?.build(&self.tester.best)?;
+        if parsed.errors > 0 && !self.cfg.quiet {
+            let what = match front {
+                Front::Text => "unmatched bracket(s)",
+                Front::Grammar(_) => "parse error(s)",
             };
-            let result = match self.algo {
-                Algo::Hdd => reduce(units, &mut oracle, &mut Hdd::new(&parsed.arena, Sweep::new)),
-                _ => {
-                    let options = PersesOptions {
-                        skip_failed_replacements: true,
-                        clear_done: ClearDone::OnDeletion,
-                        lists_in_size_order: true,
-                        opt_deletions_in_walk: true,
-                    };
-                    let mut perses = Perses::new(&parsed.arena, Sweep::new).options(options);
-                    reduce(units, &mut oracle, &mut perses)
-                }
-            };
-            let shrunk = oracle.shrunk();
-            if self.tester.stopped() || (result.len() == parsed.tokens.len() && !shrunk) {
-                break;
-            }
+            self.tester.progress.println(&format!(
+                "reduce: warning: {} has {} {what} (first at byte {}); ERROR regions are reduced token by token",
+                self.cfg.input.display(),
+                parsed.errors,
+                parsed.first_error.unwrap_or(0)
+            ));
         }
+        let schedule = Schedule {
+            deletion: match self.algo {
+                Algo::Hdd => Deletion::Hdd,
+                _ => Deletion::Perses,
+            },
+            rewrites: self.algo == Algo::Perses && self.cfg.rewrites,
+            thorough: self.cfg.thorough,
+            prefilter: self.cfg.prefilter,
+            format: self.algo == Algo::Perses && self.cfg.rewrites && self.cfg.format,
+        };
+        let mut driver = Driver::new(&mut self.tester, front, schedule)?;
+        let result = driver.run();
+        self.rounds = driver.rounds;
+        self.passes = std::mem::take(&mut driver.passes);
+        result?;
         self.completion = "fixpoint".into();
         Ok(())
     }
@@ -556,9 +538,8 @@ impl Session {
 
     fn record(&self) -> Record {
         let tokens = |b: &[u8]| -> Option<usize> {
-            let g = self.grammar.as_ref()?;
-            let mut p = ts::new_parser(g).ok()?;
-            Some(ts::build(g, &mut p, b).ok()?.tokens.len())
+            let front = self.front.as_ref()?;
+            Some(front.builder().ok()?.build(b).ok()?.tokens.len())
         };
         let sink = self.tester.sink();
         Record {
@@ -576,6 +557,7 @@ impl Session {
             output: sink.target().map(|p| p.display().to_string()),
             backup: sink.backup.as_ref().map(|p| p.display().to_string()),
             stats: self.tester.stats.clone(),
+            passes: self.passes.clone(),
         }
     }
 
@@ -595,20 +577,12 @@ impl Session {
         }
         if !self.cfg.quiet {
             eprintln!("{}", summary(&r));
+            if self.cfg.verbose && !r.passes.is_empty() {
+                eprintln!("{}", pass_table(&r.passes));
+            }
         }
         Ok(())
     }
-}
-
-/// The comment tokens of a tree, sorted.
-fn comment_tokens(grammar: &Grammar, arena: &crate::tree::Arena) -> Vec<Unit> {
-    let comment = grammar.language.id_for_node_kind("comment", true);
-    if comment == 0 {
-        return Vec::new();
-    }
-    (0..arena.token_count() as Unit)
-        .filter(|&t| arena.node(arena.tok_leaf[t as usize]).kind == comment)
-        .collect()
 }
 
 /// The end-of-run summary, two or three lines.

@@ -46,11 +46,6 @@ pub enum UnitKind {
     Char,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Lang {
-    C,
-}
-
 const EXAMPLES: &str = "\
 Examples:
   # C-Reduce style: crash.sh runs in a directory holding input.c (or reads $1)
@@ -115,7 +110,8 @@ pub struct Args {
     #[arg(long, value_name = "DIR", help_heading = "Oracle options")]
     pub work_dir: Option<PathBuf>,
 
-    /// Reduction algorithm [default: perses for files a grammar covers, ddmin otherwise]
+    /// Reduction algorithm [default: perses for text (a grammar's tree, or the bracket tree),
+    /// ddmin for binary files]
     #[arg(short, long, value_enum, help_heading = "Reduction options")]
     pub algo: Option<Algo>,
 
@@ -123,9 +119,15 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = UnitKind::Line, help_heading = "Reduction options")]
     pub unit: UnitKind,
 
-    /// Parse the input as this language, whatever its extension
-    #[arg(long, value_enum, help_heading = "Reduction options")]
-    pub lang: Option<Lang>,
+    /// Parse the input as this language, whatever its extension [default: by extension; text
+    /// (a tree of lines, brackets and indentation) for any other text file]
+    #[arg(
+        long,
+        value_name = "LANG",
+        value_parser = clap::builder::PossibleValuesParser::new(crate::lang::names()),
+        help_heading = "Reduction options"
+    )]
+    pub lang: Option<String>,
 
     /// At most this many test runs in all, the check of the original included (the best result
     /// so far is kept)
@@ -140,6 +142,14 @@ pub struct Args {
     #[arg(long, help_heading = "Reduction options")]
     pub no_cache: bool,
 
+    /// Only delete (perses): no rewrite passes (expressions to 0, definitions to declarations, ...)
+    #[arg(long, help_heading = "Reduction options")]
+    pub no_rewrites: bool,
+
+    /// No give-up rules: rewrite passes try every candidate (slower, sometimes smaller)
+    #[arg(long, help_heading = "Reduction options")]
+    pub thorough: bool,
+
     /// Write the result here instead of in place ('-' = stdout)
     #[arg(short, long, value_name = "FILE", help_heading = "Output options")]
     pub output: Option<PathBuf>,
@@ -148,6 +158,11 @@ pub struct Args {
     /// overwrite a read-only -o file
     #[arg(long, help_heading = "Output options")]
     pub force: bool,
+
+    /// Keep the result's raw layout (by default a perses result is laid out one statement per
+    /// line with 4-space indentation, if the test still accepts it)
+    #[arg(long, help_heading = "Output options")]
+    pub no_format: bool,
 
     /// Write a JSON record of the run here
     #[arg(long, value_name = "FILE", help_heading = "Output options")]
@@ -195,7 +210,7 @@ pub struct Config {
     pub script: PathBuf,
     pub algo: Option<Algo>,
     pub unit: UnitKind,
-    pub lang: Option<Lang>,
+    pub lang: Option<String>,
     pub timeout: Option<Duration>,
     pub jobs: usize,
     pub temp_dir: Option<PathBuf>,
@@ -203,6 +218,9 @@ pub struct Config {
     pub max_attempts: Option<u64>,
     pub prefilter: bool,
     pub cache: bool,
+    pub rewrites: bool,
+    pub thorough: bool,
+    pub format: bool,
     pub output: Output,
     pub force: bool,
     pub stats_json: Option<PathBuf>,
@@ -267,6 +285,9 @@ impl Args {
             max_attempts: self.max_attempts,
             prefilter: !self.no_prefilter,
             cache: !self.no_cache,
+            rewrites: !self.no_rewrites,
+            thorough: self.thorough,
+            format: !self.no_format,
             output,
             force: self.force,
             stats_json: self.stats_json,

@@ -1,10 +1,12 @@
 //! `reduce`: a test-case reducer. The library holds the reduction core (`reduce`, no I/O), the
-//! parse tree (`tree`), and the adapters the binary wires together (`oracle`, `tester`, `sink`,
+//! parse tree (`tree`), what each language needs (`lang`), and the adapters the binary wires together (`oracle`, `tester`, `sink`,
 //! `progress`); `app` runs one reduction; the binary is a thin front end.
 
 pub mod app;
 pub mod cli;
+pub mod driver;
 pub mod exit;
+pub mod lang;
 pub mod launcher;
 pub mod oracle;
 pub mod panic;
@@ -13,7 +15,9 @@ pub mod pool;
 pub mod progress;
 pub mod reaper;
 pub mod reduce;
+pub mod rewrite;
 pub mod runlock;
+pub mod script;
 pub mod signal;
 pub mod sink;
 pub mod stats;

@@ -28,6 +28,7 @@ use wait_timeout::ChildExt;
 
 use crate::exit::{FailureKind, fail};
 use crate::launcher::{self, Launcher};
+pub use crate::script::ensure_script_runnable;
 use crate::tempdirs::make_owner_writable;
 use crate::{reaper, signal};
 
@@ -444,78 +445,6 @@ impl Drop for ScriptOracle {
         if fs::set_permissions(self.work.path(), Permissions::from_mode(0o700)).is_ok() {
             clear_dir(self.work.path());
         }
-    }
-}
-
-/// Checks that the script can be run: resolves `script` against `cwd`, and errs with one line
-/// naming the problem and the fix if it is missing, a directory, not executable, or neither
-/// starts with `#!` nor is an ELF binary. Returns the absolute path.
-pub fn ensure_script_runnable(script: &Path, cwd: &Path) -> anyhow::Result<PathBuf> {
-    let path = std::path::absolute(cwd.join(script))
-        .with_context(|| format!("cannot resolve the --test script {}", script.display()))?;
-    let shown = path.display();
-    let metadata = match fs::metadata(&path) {
-        Ok(metadata) => metadata,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            bail!("the --test script {shown} does not exist; check the path given to --test")
-        }
-        Err(e) => bail!("cannot access the --test script {shown}: {e}; check its permissions"),
-    };
-    if metadata.is_dir() {
-        bail!("the --test script {shown} is a directory; give --test an executable file");
-    }
-    if metadata.permissions().mode() & 0o111 == 0 {
-        bail!("the --test script {shown} is not executable; run `chmod +x {shown}`");
-    }
-    let head = read_head(&path).with_context(|| {
-        format!("cannot read the --test script {shown}; make it readable (`chmod u+r {shown}`)")
-    })?;
-    if head.starts_with(b"\x7fELF") {
-        return Ok(path);
-    }
-    if !head.starts_with(b"#!") {
-        bail!(
-            "the --test script {shown} does not start with `#!`; \
-             add an interpreter line such as `#!/bin/sh` as its first line"
-        );
-    }
-    check_interpreter_line(&head, &shown.to_string())?;
-    Ok(path)
-}
-
-/// The first line of a file, at most 512 bytes of it.
-fn read_head(path: &Path) -> io::Result<Vec<u8>> {
-    let mut head = Vec::with_capacity(512);
-    File::open(path)?.take(512).read_to_end(&mut head)?;
-    if let Some(end) = head.iter().position(|&b| b == b'\n') {
-        head.truncate(end);
-    }
-    Ok(head)
-}
-
-/// The `#!` line must name an interpreter that exists, without a Windows line ending (the
-/// kernel would look for `/bin/sh\r` and report "No such file or directory" for the script).
-fn check_interpreter_line(line: &[u8], shown: &str) -> anyhow::Result<()> {
-    if line.ends_with(b"\r") {
-        bail!(
-            "the `#!` line of the --test script {shown} ends with a carriage return (Windows line endings); \
-             convert the script with `sed -i 's/\\r$//' {shown}` or dos2unix"
-        );
-    }
-    let text = String::from_utf8_lossy(&line[2..]);
-    let Some(interpreter) = text.split_whitespace().next() else {
-        bail!(
-            "the `#!` line of the --test script {shown} names no interpreter; write e.g. `#!/bin/sh`"
-        );
-    };
-    match fs::metadata(interpreter) {
-        Ok(m) if m.is_file() && m.permissions().mode() & 0o111 != 0 => Ok(()),
-        Ok(_) => bail!(
-            "the interpreter {interpreter} of the --test script {shown} (its `#!` line) is not an executable file"
-        ),
-        Err(_) => bail!(
-            "the interpreter {interpreter} does not exist (the `#!` line of the --test script {shown}); fix the path, e.g. `#!/bin/sh`"
-        ),
     }
 }
 
@@ -984,74 +913,5 @@ mod tests {
         assert!(ScriptOracle::new(cfg.clone()).is_err());
         cfg.file_name = OsString::from("..");
         assert!(ScriptOracle::new(cfg).is_err());
-    }
-
-    fn runnable_error(script: &Path, cwd: &Path) -> String {
-        format!("{:#}", ensure_script_runnable(script, cwd).unwrap_err())
-    }
-
-    #[test]
-    fn ensure_script_runnable_resolves_a_relative_path_against_cwd() {
-        let scratch = tempfile::tempdir().unwrap();
-        let path = script(scratch.path(), "test.sh", "exit 0");
-        assert_eq!(
-            ensure_script_runnable(Path::new("test.sh"), scratch.path()).unwrap(),
-            path
-        );
-        assert_eq!(ensure_script_runnable(&path, Path::new("/")).unwrap(), path);
-    }
-
-    #[test]
-    fn ensure_script_runnable_accepts_an_elf_binary() {
-        let sh = Path::new("/bin/sh");
-        assert_eq!(ensure_script_runnable(sh, Path::new("/tmp")).unwrap(), sh);
-    }
-
-    #[test]
-    fn ensure_script_runnable_rejects_a_missing_script() {
-        let scratch = tempfile::tempdir().unwrap();
-        let message = runnable_error(Path::new("nope.sh"), scratch.path());
-        assert!(
-            message.contains("does not exist") && message.contains("--test"),
-            "{message}"
-        );
-        assert!(message.contains(&*scratch.path().join("nope.sh").to_string_lossy()));
-    }
-
-    #[test]
-    fn ensure_script_runnable_rejects_a_directory() {
-        let scratch = tempfile::tempdir().unwrap();
-        let message = runnable_error(scratch.path(), Path::new("/"));
-        assert!(
-            message.contains("is a directory") && message.contains("--test"),
-            "{message}"
-        );
-    }
-
-    #[test]
-    fn ensure_script_runnable_rejects_a_non_executable_script_suggesting_chmod() {
-        let scratch = tempfile::tempdir().unwrap();
-        let path = script(scratch.path(), "test.sh", "exit 0");
-        fs::set_permissions(&path, Permissions::from_mode(0o644)).unwrap();
-        let message = runnable_error(&path, Path::new("/"));
-        assert!(
-            message.contains("not executable") && message.contains("chmod +x"),
-            "{message}"
-        );
-    }
-
-    #[test]
-    fn ensure_script_runnable_rejects_a_script_without_a_shebang() {
-        let scratch = tempfile::tempdir().unwrap();
-        for contents in ["exit 0\n", "", "#"] {
-            let path = scratch.path().join("test.sh");
-            fs::write(&path, contents).unwrap();
-            fs::set_permissions(&path, Permissions::from_mode(0o755)).unwrap();
-            let message = runnable_error(&path, Path::new("/"));
-            assert!(
-                message.contains("#!") && message.contains("--test"),
-                "{message}"
-            );
-        }
     }
 }

@@ -40,6 +40,9 @@ pub struct Record {
     pub backup: Option<String>,
     #[serde(flatten)]
     pub stats: Stats,
+    /// Per-pass figures of a tree run, in the order the passes first ran.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub passes: Vec<crate::driver::PassStats>,
 }
 
 pub fn count_lines(bytes: &[u8]) -> usize {

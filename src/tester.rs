@@ -5,7 +5,6 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use anyhow::{Context, Result};
-use tree_sitter::Parser;
 use xxhash_rust::xxh3::xxh3_128;
 
 use crate::oracle::{Outcome, RunStatus};
@@ -15,7 +14,7 @@ use crate::reduce::{Oracle, Started, Unit, Verdict, new_ticket};
 use crate::sink::Sink;
 use crate::stats::Stats;
 use crate::tree::render::{Segments, Tokens};
-use crate::tree::ts::{count_errors, parse_tree};
+use crate::tree::ts::Reparse;
 
 /// How many runs `--verbose` reports in full (timeouts are always reported).
 const VERBOSE_RUNS: u64 = 5;
@@ -197,6 +196,12 @@ impl Tester {
     /// The prefilter skipped `ticket`'s candidate (a known "no", no run).
     pub fn prune(&mut self, ticket: Ticket) {
         self.stats.pruned += 1;
+        self.skip(ticket);
+    }
+
+    /// `ticket`'s verdict was known without a test (its adapter counts why): it costs no
+    /// attempt when the serial chain reaches it.
+    pub fn skip(&mut self, ticket: Ticket) {
         self.pruned.insert(ticket);
     }
 
@@ -294,6 +299,16 @@ impl Tester {
         }
         crate::panic::injection_point("after-improvement");
         self.progress.improved(self.best.len(), &self.stats);
+    }
+
+    /// Makes `candidate` the best result even if it is not smaller (the final layout, which the
+    /// caller has just seen pass the test).
+    pub fn replace_best(&mut self, candidate: &[u8]) {
+        self.best = candidate.to_vec();
+        if let Err(e) = self.sink.write(&self.best) {
+            self.error = Some(e);
+            self.stop = Some(Stop::Error);
+        }
     }
 
     /// The verdict, and an interesting candidate becomes the best at once (serial algorithms).
@@ -417,7 +432,7 @@ impl Oracle for SegmentsOracle<'_> {
 pub struct TreeOracle<'a> {
     tokens: &'a Tokens,
     tester: &'a mut Tester,
-    prefilter: Option<&'a mut Parser>,
+    prefilter: Option<&'a mut dyn Reparse>,
     /// ERROR + MISSING nodes of the current best.
     best_errors: usize,
     /// ERROR + MISSING nodes of each prefiltered candidate, by ticket: the baseline of the
@@ -446,7 +461,7 @@ impl<'a> TreeOracle<'a> {
     pub fn new(
         tokens: &'a Tokens,
         tester: &'a mut Tester,
-        prefilter: Option<&'a mut Parser>,
+        prefilter: Option<&'a mut dyn Reparse>,
         best_errors: usize,
     ) -> Self {
         TreeOracle {
@@ -463,8 +478,7 @@ impl<'a> TreeOracle<'a> {
 
     fn parse_errors(&mut self) -> Option<usize> {
         let parser = self.prefilter.as_mut()?;
-        let tree = parse_tree(parser, &self.buf).ok()?;
-        Some(count_errors(&tree).0)
+        parser.errors(&self.buf)
     }
 
     /// Renders the candidate into `buf` and skips it (a known "no") if it parses worse than the

@@ -179,6 +179,15 @@ impl Sweep {
     pub fn new() -> Sweep {
         Sweep::default()
     }
+
+    /// A sweep that starts at chunk size 1: one element per candidate, for lists where most
+    /// deletions fail (bisecting them would cost about two tests per element instead of one).
+    pub fn singles() -> Sweep {
+        Sweep {
+            size: 1,
+            ..Sweep::default()
+        }
+    }
 }
 
 /// A deep copy: the clone gets its own log of what was pulled.
@@ -246,6 +255,13 @@ impl Policy for Sweep {
 mod sweep_tests {
     use super::*;
     use crate::reduce::{FnOracle, reduce};
+
+    #[test]
+    fn singles_try_one_element_at_a_time() {
+        let config: Vec<Unit> = (0..3).collect();
+        let deltas: Vec<Vec<Unit>> = Sweep::singles().propose(&config).collect();
+        assert_eq!(deltas, vec![vec![0], vec![1], vec![2]]);
+    }
 
     #[test]
     fn sweep_tries_the_empty_list_first() {

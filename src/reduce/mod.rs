@@ -8,6 +8,7 @@
 pub mod bytes;
 pub mod chain;
 pub mod ddmin;
+pub mod giveup;
 pub mod hdd;
 pub mod perses;
 pub mod shuffled;

@@ -48,6 +48,18 @@ pub struct PersesOptions {
     pub opt_deletions_in_walk: bool,
 }
 
+impl PersesOptions {
+    /// The options the binary runs with (measured on the benchmark cases).
+    pub fn tuned() -> PersesOptions {
+        PersesOptions {
+            skip_failed_replacements: true,
+            clear_done: ClearDone::OnDeletion,
+            lists_in_size_order: true,
+            opt_deletions_in_walk: true,
+        }
+    }
+}
+
 /// Replacements `(n, d)` rejected on this arena, shared with the pass iterator.
 type FailedSet = Rc<RefCell<HashSet<(NodeId, NodeId)>>>;
 

@@ -1,13 +1,15 @@
 //! Per-language tables derived once from a grammar crate's `LANGUAGE` and `NODE_TYPES`: which
 //! child slots are lists (`multiple`) or optional, and which kinds each slot admits (supertypes
-//! expanded), interned as bitsets over kind ids. Plus a small override table per language for
-//! what `node-types.json` cannot say. See `research/treesitter.md` §2(a), §2(b).
+//! expanded), interned as bitsets over kind ids. Generic: what is specific to a language (its
+//! crate, override table, comment kinds) comes from its [`LangSpec`] in `crate::lang`.
 
 use std::collections::HashMap;
 
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
 use tree_sitter::Language;
+
+use crate::lang::{LangSpec, Overrides};
 
 /// What `node-types.json` says of one (parent kind, field) slot. Field 0 = the unnamed children.
 #[derive(Clone, Copy, Debug)]
@@ -18,58 +20,6 @@ pub struct SlotInfo {
     pub types: u32,
 }
 
-/// Per-language knowledge that `node-types.json` lacks.
-pub struct Overrides {
-    /// Anonymous tokens that separate list elements; derived from the elements, never deleted alone.
-    pub separators: &'static [&'static str],
-    /// Kinds kept as one opaque token (their inner leaves are not units).
-    pub atomic: &'static [&'static str],
-    /// Kinds whose `multiple` children are not freely deletable lists.
-    pub not_list: &'static [&'static str],
-    /// Anonymous tokens that belong to the list element before them (`struct S;` in a block).
-    pub attach_to_previous: &'static [&'static str],
-    pub extensions: &'static [&'static str],
-    /// Kinds a slot's `node-types.json` entry admits but the language does not:
-    /// (parent kind, kinds removed from its unnamed-children slot).
-    pub slot_excludes: &'static [(&'static str, &'static [&'static str])],
-}
-
-/// The C override table (`research/treesitter.md` §2(a), pitfalls 8 and 9).
-pub const C_OVERRIDES: Overrides = Overrides {
-    separators: &[","],
-    atomic: &["string_literal", "char_literal", "system_lib_string"],
-    not_list: &[
-        "attributed_statement",
-        "attributed_declarator",
-        "parenthesized_declarator",
-        "abstract_parenthesized_declarator",
-        "generic_expression",
-    ],
-    attach_to_previous: &[";"],
-    extensions: &["c", "h"],
-    // tree-sitter-c accepts statements at file scope (for scripts); C compilers do not, so a
-    // function is never "replaced" by one of its statements.
-    slot_excludes: &[(
-        "translation_unit",
-        &[
-            "attributed_statement",
-            "break_statement",
-            "case_statement",
-            "compound_statement",
-            "continue_statement",
-            "do_statement",
-            "expression_statement",
-            "for_statement",
-            "goto_statement",
-            "if_statement",
-            "labeled_statement",
-            "return_statement",
-            "switch_statement",
-            "while_statement",
-        ],
-    )],
-};
-
 pub struct Grammar {
     pub name: &'static str,
     pub language: Language,
@@ -79,7 +29,11 @@ pub struct Grammar {
     slots: HashMap<(u16, u16), SlotInfo>,
     atomic: Vec<bool>,
     not_list: Vec<bool>,
+    comment: Vec<bool>,
+    pub spec: &'static LangSpec,
     pub overrides: &'static Overrides,
+    /// Supertype names from `NODE_TYPES` (ABI-14 grammars report none through the runtime).
+    pub supertype_names: Vec<String>,
     /// Synthetic kind ids.
     pub kind_list: u16,
     pub kind_opt: u16,
@@ -87,23 +41,11 @@ pub struct Grammar {
 }
 
 impl Grammar {
-    /// The C grammar (tree-sitter-c).
-    pub fn c() -> Result<Grammar> {
-        Grammar::new(
-            "c",
-            tree_sitter_c::LANGUAGE.into(),
-            tree_sitter_c::NODE_TYPES,
-            &C_OVERRIDES,
-        )
-    }
-
-    pub fn new(
-        name: &'static str,
-        language: Language,
-        node_types: &str,
-        overrides: &'static Overrides,
-    ) -> Result<Grammar> {
-        let json: Value = serde_json::from_str(node_types).context("NODE_TYPES is not JSON")?;
+    /// The tables for one language of the registry.
+    pub fn new(spec: &'static LangSpec) -> Result<Grammar> {
+        let language = (spec.language)();
+        let json: Value =
+            serde_json::from_str(spec.node_types).context("NODE_TYPES is not JSON")?;
         let entries = json.as_array().context("NODE_TYPES is not a JSON array")?;
         let count = language.node_kind_count();
         let mut kind_names: Vec<String> = (0..count as u16)
@@ -111,26 +53,40 @@ impl Grammar {
             .collect();
         let base = count as u16;
         kind_names.extend(["[List]", "[Opt]", "ERROR"].map(String::from));
+        let overrides = &spec.overrides;
+        let n = kind_names.len();
+        let comment = flags(&language, spec.comments, n);
+        let mut atomic = flags(&language, overrides.atomic, n);
+        for (a, c) in atomic.iter_mut().zip(&comment) {
+            *a |= *c;
+        }
+        let supertypes = supertype_map(entries);
         let mut g = Grammar {
-            name,
-            atomic: flags(&language, overrides.atomic, kind_names.len()),
-            not_list: flags(&language, overrides.not_list, kind_names.len()),
+            name: spec.name,
+            atomic,
+            not_list: flags(&language, overrides.not_list, n),
+            comment,
             language,
             kind_names,
             type_sets: Vec::new(),
             slots: HashMap::new(),
+            spec,
             overrides,
+            supertype_names: supertypes.keys().cloned().collect(),
             kind_list: base,
             kind_opt: base + 1,
             kind_error: base + 2,
         };
-        g.load_slots(entries)?;
+        g.load_slots(entries, &supertypes)?;
         g.apply_slot_excludes();
         Ok(g)
     }
 
-    fn load_slots(&mut self, entries: &[Value]) -> Result<()> {
-        let supertypes = supertype_map(entries);
+    fn load_slots(
+        &mut self,
+        entries: &[Value],
+        supertypes: &HashMap<String, Vec<(String, bool)>>,
+    ) -> Result<()> {
         let mut interned: HashMap<Vec<u64>, u32> = HashMap::new();
         for e in entries {
             let Some(kind) = self.entry_id(e)? else {
@@ -149,7 +105,7 @@ impl Grammar {
                 slots.push((0, children));
             }
             for (field, info) in slots {
-                let bits = self.type_bits(info, &supertypes);
+                let bits = self.type_bits(info, supertypes);
                 let next = self.type_sets.len() as u32;
                 let types = *interned.entry(bits.clone()).or_insert(next);
                 if types == next {
@@ -239,11 +195,9 @@ impl Grammar {
         self.not_list.get(kind as usize).copied().unwrap_or(false)
     }
 
-    /// Does this language claim a file by its extension?
-    pub fn claims(&self, path: &std::path::Path) -> bool {
-        path.extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| self.overrides.extensions.contains(&e))
+    /// Is this kind a comment of the language?
+    pub fn is_comment(&self, kind: u16) -> bool {
+        self.comment.get(kind as usize).copied().unwrap_or(false)
     }
 }
 
@@ -284,7 +238,7 @@ mod tests {
 
     #[test]
     fn the_c_grammar_loads_and_knows_its_lists() {
-        let g = Grammar::c().unwrap();
+        let g = Grammar::new(&crate::lang::c::SPEC).unwrap();
         let lang = &g.language;
         let block = lang.id_for_node_kind("compound_statement", true);
         let slot = g.slot(block, 0).expect("compound_statement children");
@@ -297,7 +251,7 @@ mod tests {
 
     #[test]
     fn supertypes_are_expanded_in_slot_types() {
-        let g = Grammar::c().unwrap();
+        let g = Grammar::new(&crate::lang::c::SPEC).unwrap();
         let lang = &g.language;
         let if_stmt = lang.id_for_node_kind("if_statement", true);
         let cond = lang.field_id_for_name("condition").unwrap().get();

@@ -6,8 +6,10 @@
 //! derived separators), `Opt` nodes hold one deletable element, `Error` nodes hold unparsed junk.
 //! A [`View`] answers the per-configuration questions (present, live, sizes) after one O(n) sweep.
 
+pub mod front;
 pub mod grammar;
 pub mod render;
+pub mod text;
 pub mod toy;
 pub mod ts;
 
@@ -312,7 +314,8 @@ impl<'t> View<'t> {
             return false; // the root fills no slot
         }
         match (a.class, dn.class) {
-            (Class::List, Class::List) => arena.set_subset(dn.slot, a.slot),
+            // a list that fills no typed slot (the bracket tree's) is never replaced
+            (Class::List, Class::List) => a.slot != NONE && arena.set_subset(dn.slot, a.slot),
             (_, Class::List | Class::Opt | Class::Error | Class::Sep) => false,
             (Class::List | Class::Opt | Class::Error, _) => false,
             _ => arena.set_contains(a.slot, dn.kind),

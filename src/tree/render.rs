@@ -71,11 +71,45 @@ impl Segments {
 pub struct Tokens {
     pub src: Vec<u8>,
     pub spans: Vec<(u32, u32)>,
+    rules: TokenRules,
+}
+
+/// A language's rendering rules (`crate::lang::RenderRules`), resolved to this input's tokens.
+#[derive(Default)]
+pub struct TokenRules {
+    /// Identifier bytes beyond `[A-Za-z0-9_]` and non-ASCII.
+    pub word_chars: &'static [u8],
+    /// Per token: [`Self::OPENER`], [`Self::COMMENT`]; empty when no token opens a block.
+    pub flags: Vec<u8>,
+    /// Written after an opener whose block is gone (`pass`).
+    pub filler: &'static [u8],
+    /// A token moved to a new line gets its original line's indentation even if it was not
+    /// first on that line (Python: `x = 1; y` without `x = 1;` must stay in its block).
+    pub indent_sensitive: bool,
+}
+
+impl TokenRules {
+    /// The token opens an indented block (Python's `:` before a `block`).
+    pub const OPENER: u8 = 1;
+    pub const COMMENT: u8 = 2;
+
+    fn flag(&self, t: Unit, f: u8) -> bool {
+        self.flags.get(t as usize).is_some_and(|&x| x & f != 0)
+    }
 }
 
 impl Tokens {
     pub fn new(src: Vec<u8>, spans: Vec<(u32, u32)>) -> Tokens {
-        Tokens { src, spans }
+        Tokens {
+            src,
+            spans,
+            rules: TokenRules::default(),
+        }
+    }
+
+    pub fn with_rules(mut self, rules: TokenRules) -> Tokens {
+        self.rules = rules;
+        self
     }
 
     pub fn len(&self) -> usize {
@@ -111,7 +145,8 @@ impl Tokens {
         let mut i = 0;
         while i < config.len() {
             let mut j = i;
-            while j + 1 < config.len() && config[j + 1] == config[j] + 1 {
+            let opener = |t: Unit| self.rules.flag(t, TokenRules::OPENER);
+            while j + 1 < config.len() && config[j + 1] == config[j] + 1 && !opener(config[j]) {
                 j += 1;
             }
             if i > 0 {
@@ -122,6 +157,10 @@ impl Tokens {
                 self.spans[config[j] as usize].1,
             );
             out.extend_from_slice(&src[a as usize..b as usize]);
+            if opener(config[j]) && self.block_is_gone(config, j) {
+                out.push(b' ');
+                out.extend_from_slice(self.rules.filler);
+            }
             i = j + 1;
         }
         let tail = self.spans[last as usize].1 as usize;
@@ -156,12 +195,13 @@ impl Tokens {
             };
             out.extend_from_slice(eol);
             out.extend_from_slice(self.indentation_before(b));
-        } else if would_glue(self.text(a), self.text(b)) {
+        } else if would_glue(self.text(a), self.text(b), self.rules.word_chars) {
             out.push(b' ');
         }
     }
 
-    /// The blanks before token `b` on its own line (none if something else precedes it there).
+    /// The blanks before token `b` on its own line (none if something else precedes it there,
+    /// unless the language is indentation-sensitive: then its line's indentation).
     fn indentation_before(&self, b: Unit) -> &[u8] {
         let start = self.spans[b as usize].0 as usize;
         let line = &self.src[..start];
@@ -173,19 +213,52 @@ impl Tokens {
         let at_line_start = start == blanks || line[start - blanks - 1] == b'\n';
         if at_line_start {
             &line[start - blanks..]
+        } else if self.rules.indent_sensitive {
+            self.line_indentation(start)
         } else {
             b""
         }
+    }
+
+    /// The leading blanks of the line holding byte `at`.
+    fn line_indentation(&self, at: usize) -> &[u8] {
+        let line_start = self.src[..at]
+            .iter()
+            .rposition(|&c| c == b'\n')
+            .map_or(0, |p| p + 1);
+        let blanks = self.src[line_start..]
+            .iter()
+            .take_while(|&&c| c == b' ' || c == b'\t')
+            .count();
+        &self.src[line_start..line_start + blanks]
+    }
+
+    /// Is the block opened by `config[j]` gone: no kept code token follows, or the next one
+    /// starts a later line that is not indented deeper than the opener's line?
+    fn block_is_gone(&self, config: &[Unit], j: usize) -> bool {
+        let comment = |t: Unit| self.rules.flag(t, TokenRules::COMMENT);
+        let Some(&next) = config[j + 1..].iter().find(|&&t| !comment(t)) else {
+            return true;
+        };
+        let (open, next) = (
+            self.spans[config[j] as usize].1 as usize,
+            self.spans[next as usize].0 as usize,
+        );
+        if !self.src[open..next].contains(&b'\n') {
+            return false;
+        }
+        self.line_indentation(next).len() <= self.line_indentation(open).len()
     }
 }
 
 /// Would writing `a` right before `b` change how they lex? Words glue to words (`returnx`),
 /// operators to operators (`- -x` vs `--x`), a word to a quote (`L"x"`) or a dot (`1.`).
-fn would_glue(a: &[u8], b: &[u8]) -> bool {
+pub fn would_glue(a: &[u8], b: &[u8], word_chars: &[u8]) -> bool {
     let (Some(&x), Some(&y)) = (a.last(), b.first()) else {
         return false;
     };
-    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80;
+    let word =
+        |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80 || word_chars.contains(&c);
     let op = |c: u8| b"+-*/%<>=!&|^~.:#?".contains(&c);
     (word(x) && word(y))
         || (op(x) && op(y))

@@ -6,7 +6,7 @@ use anyhow::{Context, Result};
 use tree_sitter::{Parser, Tree};
 
 use super::grammar::Grammar;
-use super::render::Tokens;
+use super::render::{TokenRules, Tokens};
 use super::{Arena, Class, NONE, Node, NodeId};
 
 /// A parsed input: the arena, the tokens' byte spans, and how many ERROR/MISSING nodes it had.
@@ -65,19 +65,102 @@ pub fn count_errors(tree: &Tree) -> (usize, Option<usize>) {
     }
 }
 
+/// Re-parses a candidate and counts its errors: the prefilter's question.
+pub trait Reparse {
+    /// ERROR + MISSING nodes (or the front end's equivalent); `None` if it cannot tell.
+    fn errors(&mut self, src: &[u8]) -> Option<usize>;
+}
+
+impl Reparse for Parser {
+    fn errors(&mut self, src: &[u8]) -> Option<usize> {
+        let tree = parse_tree(self, src).ok()?;
+        Some(count_errors(&tree).0)
+    }
+}
+
 /// Parses `src` and builds its arena.
 pub fn build(grammar: &Grammar, parser: &mut Parser, src: &[u8]) -> Result<Parsed> {
     let tree = parse_tree(parser, src)?;
     let (errors, first_error) = count_errors(&tree);
     let raw = RawTree::copy(&tree, grammar);
     drop(tree);
-    let (arena, spans) = Builder::new(grammar, &raw).run();
+    let seps = derive_separators(grammar, &raw);
+    let (arena, spans) = Builder::new(grammar, &raw, &seps).run();
+    let rules = token_rules(grammar, &raw, &arena, &spans);
     Ok(Parsed {
         arena,
-        tokens: Tokens::new(src.to_vec(), spans),
+        tokens: Tokens::new(src.to_vec(), spans).with_rules(rules),
         errors,
         first_error,
     })
+}
+
+/// The anonymous token kinds that separate list elements in this tree: a token that sits alone
+/// between two elements of the same `multiple` slot (`,` in `f(a, b)`, `;` between Python
+/// statements, a newline between Go statements). Derived, so no language lists them.
+fn derive_separators(g: &Grammar, raw: &RawTree) -> Vec<bool> {
+    let mut seps = vec![false; g.kind_names.len()];
+    let elem = |n: &Raw, field: u16| n.named && !n.extra && !n.error && n.field == field;
+    for (p, kids) in raw.kids.iter().enumerate() {
+        let parent = raw.nodes[p];
+        if parent.error || g.is_not_list(parent.kind) {
+            continue;
+        }
+        let kids: Vec<&Raw> = kids
+            .iter()
+            .map(|&k| &raw.nodes[k as usize])
+            .filter(|n| !n.extra && !n.missing)
+            .collect();
+        for w in kids.windows(3) {
+            let (a, t, b) = (w[0], w[1], w[2]);
+            let leaf_token = !t.named && !t.error && t.start < t.end;
+            if !leaf_token
+                || !elem(a, a.field)
+                || !elem(b, a.field)
+                || t.field == a.field && t.field != 0
+            {
+                continue;
+            }
+            let multiple = g.slot(parent.kind, a.field).is_some_and(|s| s.multiple);
+            let name = g.kind_names.get(t.kind as usize).map_or("", String::as_str);
+            let attached = a.field == 0 && g.overrides.attach_to_previous.contains(&name);
+            if multiple && !attached {
+                seps[t.kind as usize] = true;
+            }
+        }
+    }
+    seps
+}
+
+/// The renderer's per-language rules, with the tokens that open an indented block (the
+/// language's `empty_block` kind) and the comment tokens flagged.
+fn token_rules(g: &Grammar, raw: &RawTree, arena: &Arena, spans: &[(u32, u32)]) -> TokenRules {
+    let render = g.spec.render;
+    let mut rules = TokenRules {
+        word_chars: render.word_chars,
+        ..TokenRules::default()
+    };
+    let Some(block) = render.empty_block else {
+        return rules;
+    };
+    let block = g.language.id_for_node_kind(block.kind, true);
+    let comment = |t: usize| g.is_comment(arena.node(arena.tok_leaf[t]).kind);
+    let mut flags: Vec<u8> = (0..spans.len())
+        .map(|t| if comment(t) { TokenRules::COMMENT } else { 0 })
+        .collect();
+    for n in raw.nodes.iter().filter(|n| n.kind == block && !n.error) {
+        let mut t = spans.partition_point(|s| s.1 <= n.start);
+        while t > 0 && flags[t - 1] & TokenRules::COMMENT != 0 {
+            t -= 1;
+        }
+        if t > 0 {
+            flags[t - 1] |= TokenRules::OPENER;
+        }
+    }
+    rules.flags = flags;
+    rules.filler = render.empty_block.map_or(b"", |b| b.filler.as_bytes());
+    rules.indent_sensitive = true;
+    rules
 }
 
 /// A plain copy of the tree-sitter tree (atomic kinds cut off at the top).
@@ -119,7 +202,7 @@ impl RawTree {
                 extra: node.is_extra(),
                 error: node.is_error(),
                 missing: node.is_missing(),
-                field: cursor.field_id().map_or(0, |f| f.get()),
+                field: known_field(g, &raw, stack.last(), cursor.field_id()),
                 start: node.start_byte() as u32,
                 end: node.end_byte() as u32,
             });
@@ -148,10 +231,32 @@ impl RawTree {
     }
 }
 
+/// The child's field, or 0 (the unnamed children) when `NODE_TYPES` does not list that field for
+/// the parent: tree-sitter-lua's statements carry fields (`local_declaration`) set inside
+/// hidden rules, which node-types drops; they are still elements of the chunk's statement list.
+fn known_field(
+    g: &Grammar,
+    raw: &RawTree,
+    parent: Option<&u32>,
+    field: Option<std::num::NonZeroU16>,
+) -> u16 {
+    let (Some(&p), Some(f)) = (parent, field) else {
+        return 0;
+    };
+    let kind = raw.nodes[p as usize].kind;
+    if g.slot(kind, f.get()).is_some() {
+        f.get()
+    } else {
+        0
+    }
+}
+
 /// Builds the arena top-down from the raw copy.
 struct Builder<'g> {
     g: &'g Grammar,
     raw: &'g RawTree,
+    /// Derived separator kinds (by kind id).
+    seps: &'g [bool],
     arena: Arena,
     /// Byte span of each arena leaf (by arena id).
     span: Vec<(u32, u32)>,
@@ -160,10 +265,11 @@ struct Builder<'g> {
 }
 
 impl<'g> Builder<'g> {
-    fn new(g: &'g Grammar, raw: &'g RawTree) -> Self {
+    fn new(g: &'g Grammar, raw: &'g RawTree, seps: &'g [bool]) -> Self {
         Builder {
             g,
             raw,
+            seps,
             arena: Arena {
                 kind_names: g.kind_names.clone(),
                 type_sets: g.type_sets.clone(),
@@ -301,7 +407,7 @@ impl<'g> Builder<'g> {
     }
 
     fn is_sep(&self, n: Raw) -> bool {
-        !n.named && self.g.overrides.separators.contains(&self.name(n.kind))
+        !n.named && self.seps.get(n.kind as usize).copied().unwrap_or(false)
     }
 
     /// `;` after an unnamed-children element (`struct S;` in a block) belongs to that element.
@@ -328,13 +434,13 @@ impl<'g> Builder<'g> {
         let mut kids: Vec<NodeId> = Vec::new();
         for &k in run {
             let n = self.raw.nodes[k as usize];
-            if self.is_sep(n) {
+            if unnamed && self.attaches(n, 0) && !kids.is_empty() {
+                let prev = kids.pop().expect("checked");
+                kids.push(self.group(prev, k, slot, l));
+            } else if self.is_sep(n) {
                 let id = self.push(Class::Sep, n.kind, NONE, l);
                 self.span[id as usize] = (n.start, n.end);
                 kids.push(id);
-            } else if unnamed && self.attaches(n, 0) && !kids.is_empty() {
-                let prev = kids.pop().expect("checked");
-                kids.push(self.group(prev, k, slot, l));
             } else if n.extra {
                 kids.push(self.convert(k, NONE, l));
             } else {
@@ -357,7 +463,7 @@ impl<'g> Builder<'g> {
 
 /// Renumbers the arena so that ids are pre-order (source order), then finishes it. Returns the
 /// arena and the byte span of each token.
-fn renumber_preorder(mut arena: Arena, span: &[(u32, u32)]) -> (Arena, Vec<(u32, u32)>) {
+pub(super) fn renumber_preorder(mut arena: Arena, span: &[(u32, u32)]) -> (Arena, Vec<(u32, u32)>) {
     arena.finish();
     let mut new_id = vec![NONE; arena.nodes.len()];
     for (i, &old) in arena.preorder.iter().enumerate() {
@@ -400,7 +506,7 @@ mod tests {
     pub(crate) const SAMPLE: &str = "#include <stdio.h>\n#define N 10\n/* pad */\nstruct point { int x, y; };\nstatic int f(int a, char *b) { return a; }\nint main(void) {\n  int v[] = {1, 2, 3,};\n  for (int i = 0; i < N; i++) { if (i) f(i, 0); else { struct S; } }\n  return \"s\"[0] + 'c';\n}\n";
 
     fn parsed(src: &str) -> Parsed {
-        let g = Grammar::c().unwrap();
+        let g = Grammar::new(&crate::lang::c::SPEC).unwrap();
         let mut p = new_parser(&g).unwrap();
         build(&g, &mut p, src.as_bytes()).unwrap()
     }

@@ -331,15 +331,57 @@ fn a_binary_input_with_perses_is_bad_input_pointing_to_algo_bytes() {
 }
 
 #[test]
-fn a_txt_input_with_hdd_is_bad_input_pointing_to_lang() {
+fn a_txt_input_with_hdd_is_reduced_over_the_bracket_tree() {
     let env = TestEnv::new();
-    env.script("t.sh", "exit 0");
-    env.write("notes.txt", "int main() { return 0; }\n");
+    env.script("t.sh", "grep -q 'f(.*b' \"$1\"");
+    env.write("notes.txt", "x = 1\ncall f(a, b, c)\ny = [2, 3]\n");
     env.run(["-q", "--algo", "hdd", "--test", "t.sh", "notes.txt"])
-        .expect_code(4)
-        .expect_one_line_error()
-        .expect_stderr_contains(&["notes.txt", "--lang"]);
-    assert!(!env.exists("notes.txt.orig"));
+        .expect_code(0);
+    assert_bytes("notes.txt", b"f(b)\n", &env.read("notes.txt"));
+}
+
+#[test]
+fn lang_lists_every_language_and_extensions_pick_them() {
+    let env = TestEnv::new();
+    let run = env.run(["--lang", "cobol", "--test", "t.sh", "x.txt"]);
+    run.expect_code(2);
+    for lang in [
+        "c",
+        "cpp",
+        "rust",
+        "python",
+        "javascript",
+        "typescript",
+        "tsx",
+        "go",
+        "java",
+        "json",
+        "bash",
+        "lua",
+        "text",
+    ] {
+        assert!(
+            run.stderr.contains(lang),
+            "{lang} missing from: {}",
+            run.stderr
+        );
+    }
+    for (file, lang) in [
+        ("a.py", "python"),
+        ("a.rs", "rust"),
+        ("a.cc", "cpp"),
+        ("a.smt2", "text"),
+    ] {
+        env.write(file, "x\n");
+        let run = env.run(["--dump-tree", "--test", "t.sh", file]);
+        run.expect_code(0);
+        let head = String::from_utf8_lossy(&run.stdout)
+            .lines()
+            .next()
+            .unwrap_or("")
+            .to_string();
+        assert!(head.starts_with(&format!("# {lang}:")), "{file}: {head}");
+    }
 }
 
 #[test]
@@ -746,7 +788,7 @@ fn the_summary_names_the_result_and_the_backup() {
     env.run(["--test", "t.sh", "input.txt"])
         .expect_code(0)
         .expect_stderr_contains(&[
-            "reduce: ddmin fixpoint:",
+            "reduce: perses fixpoint:",
             "result in input.txt, original kept as input.txt.orig",
         ]);
 }

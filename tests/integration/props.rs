@@ -101,7 +101,7 @@ proptest! {
 
     #[test]
     fn the_tree_renderer_round_trips_random_c_like_programs(program in c_like_program()) {
-        let g = Grammar::c().unwrap();
+        let g = Grammar::new(&reduce::lang::c::SPEC).unwrap();
         let mut p = ts::new_parser(&g).unwrap();
         let parsed = ts::build(&g, &mut p, program.as_bytes()).unwrap();
         let all: Vec<Unit> = (0..parsed.tokens.len() as Unit).collect();
@@ -110,7 +110,7 @@ proptest! {
 
     #[test]
     fn tree_algorithms_return_interesting_programs(program in c_like_program(), which in 0usize..3) {
-        let g = Grammar::c().unwrap();
+        let g = Grammar::new(&reduce::lang::c::SPEC).unwrap();
         let mut p = ts::new_parser(&g).unwrap();
         let parsed = ts::build(&g, &mut p, program.as_bytes()).unwrap();
         let needle = parsed.tokens.spans.len() / 2;
@@ -175,7 +175,7 @@ fn c_like_program() -> impl Strategy<Value = String> {
 
 #[test]
 fn the_tree_renderer_round_trips_every_fixture() {
-    let g = Grammar::c().unwrap();
+    let g = Grammar::new(&reduce::lang::c::SPEC).unwrap();
     let mut p = ts::new_parser(&g).unwrap();
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures");
     let mut seen = 0;
@@ -202,7 +202,7 @@ proptest! {
     #[test]
     #[ignore = "long fuzz run; cargo test --release -- --ignored"]
     fn fuzz_parse_render_and_perses_on_arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
-        let g = Grammar::c().unwrap();
+        let g = Grammar::new(&reduce::lang::c::SPEC).unwrap();
         let mut p = ts::new_parser(&g).unwrap();
         let parsed = ts::build(&g, &mut p, &bytes).unwrap();
         let all: Vec<Unit> = (0..parsed.tokens.len() as Unit).collect();
@@ -231,7 +231,7 @@ proptest! {
         width in 2usize..24,
         seed in any::<u64>(),
     ) {
-        let g = Grammar::c().unwrap();
+        let g = Grammar::new(&reduce::lang::c::SPEC).unwrap();
         let mut p = ts::new_parser(&g).unwrap();
         let parsed = ts::build(&g, &mut p, program.as_bytes()).unwrap();
         let all: Vec<Unit> = (0..parsed.tokens.len() as Unit).collect();

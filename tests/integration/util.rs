@@ -157,9 +157,11 @@ impl TestEnv {
         S: AsRef<OsStr>,
     {
         let mut cmd = Command::new(reduce_bin());
+        // temp directories of the run stay inside the test's own directory
         cmd.args(args)
             .current_dir(self.path())
             .stdin(Stdio::null())
+            .env("TMPDIR", self.path())
             .env_remove("RUST_BACKTRACE");
         cmd
     }
@@ -253,31 +255,51 @@ pub fn lines_with(n: usize, at: usize, needle: &str) -> String {
 }
 
 /// Runs `reduce -q ARGS --test CASE/interesting.sh -o OUT --stats-json S` on a copy of
-/// `fixtures/CASE/input.c`; checks it succeeded and left the copy untouched; returns the output
+/// `fixtures/CASE/input.<ext>`; checks it succeeded and left the copy untouched; returns the output
 /// and the stats record.
 pub fn reduce_fixture(case: &Path, args: &[&str]) -> (Vec<u8>, serde_json::Value) {
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("input.c");
-    fs::copy(case.join("input.c"), &input).unwrap();
-    let out = dir.path().join("out.c");
+    let name = fixture_input(case);
+    let input = dir.path().join(&name);
+    fs::copy(case.join(&name), &input).unwrap();
+    let out = dir.path().join("out");
     let stats = dir.path().join("stats.json");
+    let temp = dir.path().join("tmp");
+    fs::create_dir(&temp).unwrap();
     let status = Command::new(reduce_bin())
+        .env("TMPDIR", dir.path())
         .arg("-q")
         .args(args)
         .arg("--test")
         .arg(case.join("interesting.sh"))
+        .arg("--temp-dir")
+        .arg(&temp)
         .arg("-o")
         .arg(&out)
         .arg("--stats-json")
         .arg(&stats)
         .arg(&input)
+        // the tree-sitter-only fixtures' tests ask `reduce --dump-tree` whether a candidate parses
+        .env("REDUCE_BIN", reduce_bin())
         .status()
         .unwrap();
     assert!(status.success(), "{args:?} on {}: {status}", case.display());
     assert_eq!(
         fs::read(&input).unwrap(),
-        fs::read(case.join("input.c")).unwrap()
+        fs::read(case.join(&name)).unwrap()
     );
     let record = serde_json::from_slice(&fs::read(&stats).unwrap()).unwrap();
     (fs::read(&out).unwrap(), record)
+}
+
+/// The input file of a fixture: its one `input.*` file (`input.c`, `input.py`, ...).
+pub fn fixture_input(case: &Path) -> String {
+    let mut names: Vec<String> = fs::read_dir(case)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("input."))
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 1, "{}: one input.* file", case.display());
+    names.remove(0)
 }

@@ -1,0 +1,334 @@
+//! The reduction schedule for tree inputs, as a table of passes: C-Reduce's bulk passes by name
+//! first, then Vulcan's cycle: deletion (Perses or HDD rounds) to a fixpoint, then one rewrite
+//! pass, deletion again after any pass that changed something, until a whole cycle changes
+//! nothing. Each pass is measured (tests, successes, bytes and tokens removed, time).
+
+use std::time::Instant;
+
+use anyhow::Result;
+use serde::Serialize;
+use tree_sitter::Parser;
+
+use crate::reduce::ddmin::Sweep;
+use crate::reduce::giveup::GiveUp;
+use crate::reduce::hdd::Hdd;
+use crate::reduce::perses::{Perses, PersesOptions};
+use crate::reduce::{Only, Unit, Verdict, reduce};
+use crate::rewrite::layout::layout;
+use crate::rewrite::merge::MergeNames;
+use crate::rewrite::names::{Declarations, Unreferenced};
+use crate::rewrite::oracle::EditOracle;
+use crate::rewrite::params::RemoveParameter;
+use crate::rewrite::smallest::Smallest;
+use crate::rewrite::windows::TokenWindows;
+use crate::rewrite::{EditSpace, Pass, layers_of_hunks};
+use crate::tester::{self, Tester, TreeOracle};
+use crate::tree::front::{Front, TreeBuilder};
+use crate::tree::ts::{self, Reparse};
+
+/// A rewrite pass stops after this many rejected candidates in a row (`--thorough`: never).
+pub const GIVE_UP_AFTER: usize = 200;
+
+/// Above this size the opening bulk passes repeat only while they remove a tenth of the file.
+const BULK_REPEAT_MAX_BYTES: usize = 1 << 20;
+
+/// The per-pass table counts tokens only on texts up to this size (a parse per pass).
+const COUNT_TOKENS_MAX_BYTES: usize = 1 << 20;
+
+/// Rewrite candidates of larger texts go to the test unparsed: parsing every candidate of a
+/// multi-megabyte file would cost more than it saves (a size rule, so `-j` never matters).
+const PREFILTER_MAX_BYTES: usize = 256 * 1024;
+
+/// How deletion runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Deletion {
+    Perses,
+    Hdd,
+}
+
+/// What the schedule may do.
+#[derive(Clone, Copy, Debug)]
+pub struct Schedule {
+    pub deletion: Deletion,
+    /// Run the rewrite passes (else: deletion rounds only, as before rewrites existed).
+    pub rewrites: bool,
+    /// No give-up rules.
+    pub thorough: bool,
+    /// Skip candidates that parse worse than the best.
+    pub prefilter: bool,
+    /// Lay the result out canonically at the end (kept only if the test still accepts it).
+    pub format: bool,
+}
+
+/// One pass's figures over the whole run.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct PassStats {
+    pub name: String,
+    /// Times the pass ran.
+    pub runs: u32,
+    /// Test runs (cache hits excluded) and how many said "interesting".
+    pub tests: u64,
+    pub successes: u64,
+    pub bytes_removed: i64,
+    pub tokens_removed: i64,
+    pub seconds: f64,
+}
+
+/// Runs the schedule on `tester.best`; returns the number of deletion rounds.
+pub struct Driver<'a> {
+    tester: &'a mut Tester,
+    front: &'a Front,
+    schedule: Schedule,
+    builder: TreeBuilder<'a>,
+    /// The prefilter's parser.
+    filter: Box<dyn Reparse>,
+    /// A tree-sitter parser for the rewrite passes and the layout, which read C syntax trees:
+    /// `None` for other languages (deletion only).
+    c_parser: Option<Parser>,
+    pub rounds: u32,
+    pub passes: Vec<PassStats>,
+}
+
+/// The rewrite passes in the order they run: bulk and cheap first.
+fn rewrite_table() -> Vec<Box<dyn Pass>> {
+    vec![
+        Box::new(Unreferenced),
+        Box::new(Declarations),
+        Box::new(Smallest),
+        Box::new(MergeNames),
+        Box::new(RemoveParameter),
+        Box::new(TokenWindows(2)),
+        Box::new(TokenWindows(1)),
+    ]
+}
+
+impl<'a> Driver<'a> {
+    pub fn new(tester: &'a mut Tester, front: &'a Front, schedule: Schedule) -> Result<Self> {
+        let c_parser = match front {
+            Front::Grammar(g) if g.name == "c" => Some(ts::new_parser(g)?),
+            _ => None,
+        };
+        Ok(Driver {
+            tester,
+            front,
+            schedule,
+            builder: front.builder()?,
+            filter: front.checker()?,
+            c_parser,
+            rounds: 0,
+            passes: Vec::new(),
+        })
+    }
+
+    /// The whole schedule, then the canonical layout. The best result is always one the test
+    /// accepted.
+    pub fn run(&mut self) -> Result<()> {
+        self.reduce()?;
+        if self.schedule.format && self.c_parser.is_some() && !self.tester.stopped() {
+            self.measure("layout", Self::layout)?;
+        }
+        Ok(())
+    }
+
+    /// The final file laid out canonically, tested once more, kept only if still interesting.
+    fn layout(&mut self) -> Result<()> {
+        let best = self.tester.best.clone();
+        let Some(parser) = self.c_parser.as_mut() else {
+            return Ok(());
+        };
+        let tree = ts::parse_tree(parser, &best)?;
+        if let Some(laid_out) = layout(&tree, &best).filter(|l| *l != best)
+            && self.tester.verdict(&laid_out) == Verdict::Interesting
+        {
+            self.tester.replace_best(&laid_out);
+        }
+        Ok(())
+    }
+
+    fn reduce(&mut self) -> Result<()> {
+        let table = if self.schedule.rewrites && self.c_parser.is_some() {
+            rewrite_table()
+        } else {
+            Vec::new()
+        };
+        if let [first, second, ..] = &table[..] {
+            // C-Reduce's opening: bulk deletions by name before any list sweep, again while a
+            // round removes something; on a large file (where a round costs seconds of parsing)
+            // only while it removes a tenth (the cycle below runs them again anyway)
+            loop {
+                let before = self.tester.best.len();
+                self.measured(first.as_ref())?;
+                self.measured(second.as_ref())?;
+                let after = self.tester.best.len();
+                let small_gain = after * 10 > before * 9 && before > BULK_REPEAT_MAX_BYTES;
+                if after == before || small_gain || self.tester.stopped() {
+                    break;
+                }
+            }
+        }
+        self.measured_deletion()?;
+        loop {
+            let mut progress = false;
+            for pass in &table {
+                if self.tester.stopped() {
+                    return Ok(());
+                }
+                if self.measured(pass.as_ref())? {
+                    progress = true;
+                    self.measured_deletion()?;
+                }
+            }
+            if !progress || self.tester.stopped() {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Runs `step` and adds its figures to the pass named `name`; returns whether it changed
+    /// the best.
+    fn measure(&mut self, name: &str, step: impl FnOnce(&mut Self) -> Result<()>) -> Result<bool> {
+        let (bytes, tokens) = (self.tester.best.len(), self.tokens());
+        let (tests, hits) = (self.tester.stats.tests, self.tester.stats.interesting);
+        let start = Instant::now();
+        step(self)?;
+        let changed = self.tester.best.len() < bytes || name == "layout";
+        let tokens_after = if changed { self.tokens() } else { tokens };
+        let stats = match self.passes.iter_mut().position(|p| p.name == name) {
+            Some(i) => &mut self.passes[i],
+            None => {
+                self.passes.push(PassStats {
+                    name: name.into(),
+                    ..PassStats::default()
+                });
+                self.passes.last_mut().expect("pushed")
+            }
+        };
+        stats.runs += 1;
+        stats.tests += self.tester.stats.tests - tests;
+        stats.successes += self.tester.stats.interesting - hits;
+        stats.bytes_removed += bytes as i64 - self.tester.best.len() as i64;
+        if tokens > 0 {
+            stats.tokens_removed += tokens as i64 - tokens_after as i64;
+        }
+        stats.seconds += start.elapsed().as_secs_f64();
+        Ok(changed)
+    }
+
+    fn measured(&mut self, pass: &dyn Pass) -> Result<bool> {
+        self.measure(pass.name(), |d| d.rewrite(pass))
+    }
+
+    fn measured_deletion(&mut self) -> Result<bool> {
+        let name = match self.schedule.deletion {
+            Deletion::Perses => "perses",
+            Deletion::Hdd => "hdd",
+        };
+        self.measure(name, Self::deletion)
+    }
+
+    /// Tokens of the best text, as the summary counts them; 0 above [`COUNT_TOKENS_MAX_BYTES`].
+    fn tokens(&mut self) -> usize {
+        if self.tester.best.len() > COUNT_TOKENS_MAX_BYTES {
+            return 0;
+        }
+        self.builder
+            .build(&self.tester.best)
+            .map_or(0, |p| p.tokens.len())
+    }
+
+    /// One rewrite pass: list its edits on a fresh parse of the best, then minimize each layer
+    /// with the loop (all of a layer at once first, then halves, unless the pass is
+    /// one-at-a-time), committed edits carried into the next layer.
+    fn rewrite(&mut self, pass: &dyn Pass) -> Result<()> {
+        let src = self.tester.best.clone();
+        let Some(parser) = self.c_parser.as_mut() else {
+            return Ok(());
+        };
+        let tree = ts::parse_tree(parser, &src)?;
+        let errors = ts::count_errors(&tree).0;
+        let hunks = pass.hunks(&tree, &src);
+        drop(tree);
+        let mut space = EditSpace::new(src.clone());
+        let mut config: Vec<Unit> = Vec::new();
+        let limit = (!self.schedule.thorough).then_some(GIVE_UP_AFTER);
+        for layer in layers_of_hunks(hunks, &src) {
+            space.next_layer(&config, layer);
+            if space.hunks.is_empty() {
+                continue;
+            }
+            let minimizer = match pass.one_at_a_time() {
+                true => Sweep::singles(),
+                false => Sweep::new(),
+            };
+            let mut policy = GiveUp::new(minimizer, limit);
+            let wanted =
+                self.schedule.prefilter && pass.prefilter() && src.len() <= PREFILTER_MAX_BYTES;
+            let prefilter: Option<&mut dyn Reparse> = match wanted {
+                true => Some(self.filter.as_mut()),
+                false => None,
+            };
+            let mut oracle = EditOracle::new(pass.name(), &space, self.tester, prefilter, errors);
+            config = reduce(space.all_units(), &mut oracle, &mut policy);
+            if policy.gave_up() || self.tester.stopped() {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Deletion in rounds: parse the best text, reduce to the policy's end, repeat until a
+    /// round changes nothing (so the result is a fixpoint of the final program's tree).
+    fn deletion(&mut self) -> Result<()> {
+        loop {
+            self.rounds += 1;
+            let text = self.tester.best.clone();
+            let parsed = self.builder.build(&text)?;
+            let units: Vec<Unit> = (0..parsed.tokens.len() as Unit).collect();
+            let pays = text.len() <= tester::PREFILTER_MAX_BYTES;
+            if self.schedule.prefilter && !pays {
+                self.tester.stats.prefilter_off = true;
+            }
+            let prefilter: Option<&mut dyn Reparse> = match self.schedule.prefilter && pays {
+                true => Some(self.filter.as_mut()),
+                false => None,
+            };
+            let mut oracle = TreeOracle::new(&parsed.tokens, self.tester, prefilter, parsed.errors);
+            // comments first, all at once if the test allows (it usually does): one test can
+            // spare thousands of one-comment passes later
+            let comments = self.front.comment_tokens(&parsed);
+            let units = if comments.is_empty() {
+                units
+            } else {
+                reduce(units, &mut oracle, &mut Only::new(comments, Sweep::new()))
+            };
+            let result = match self.schedule.deletion {
+                Deletion::Hdd => {
+                    reduce(units, &mut oracle, &mut Hdd::new(&parsed.arena, Sweep::new))
+                }
+                Deletion::Perses => {
+                    let mut perses =
+                        Perses::new(&parsed.arena, Sweep::new).options(PersesOptions::tuned());
+                    reduce(units, &mut oracle, &mut perses)
+                }
+            };
+            let shrunk = oracle.shrunk();
+            if self.tester.stopped() || (result.len() == parsed.tokens.len() && !shrunk) {
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// The per-pass table of the summary (`--verbose`).
+pub fn pass_table(passes: &[PassStats]) -> String {
+    let mut out = String::from(
+        "reduce: pass                          runs   tests  success  -tokens   -bytes    time",
+    );
+    for p in passes {
+        out.push_str(&format!(
+            "\nreduce: {:<29} {:>5} {:>7} {:>8} {:>8} {:>8} {:>6.1}s",
+            p.name, p.runs, p.tests, p.successes, p.tokens_removed, p.bytes_removed, p.seconds
+        ));
+    }
+    out
+}

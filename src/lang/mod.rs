@@ -1,0 +1,274 @@
+//! What the reducer knows about each language, one file per language, and the registry that
+//! picks one by name or file extension. Adding a language = a new file with its [`LangSpec`] and
+//! one line in [`REGISTRY`] (plus, for a grammar crate, a Cargo feature).
+//!
+//! Everything that depends on the language lives here: the grammar crate's `LANGUAGE` and
+//! `NODE_TYPES`, the small override table for what `node-types.json` cannot say, the comment
+//! kinds, the renderer's rules, and the "smallest of a kind" table the rewrite passes read.
+//! Files no grammar covers use the bracket tree ([`crate::tree::text`]) under the name `text`.
+
+pub mod c;
+#[cfg(feature = "cpp")]
+pub mod cpp;
+#[cfg(feature = "go")]
+pub mod go;
+#[cfg(feature = "java")]
+pub mod java;
+#[cfg(feature = "javascript")]
+pub mod javascript;
+#[cfg(feature = "json")]
+pub mod json;
+#[cfg(feature = "lua")]
+pub mod lua;
+#[cfg(feature = "python")]
+pub mod python;
+#[cfg(feature = "rust")]
+pub mod rust;
+#[cfg(feature = "bash")]
+pub mod shell;
+#[cfg(feature = "typescript")]
+pub mod typescript;
+
+use std::path::Path;
+
+use tree_sitter::Language;
+
+/// The name `--lang` takes for the bracket tree (any text).
+pub const TEXT: &str = "text";
+
+/// One language: a tree-sitter grammar plus the facts the reducer needs about it.
+pub struct LangSpec {
+    /// The `--lang` name.
+    pub name: &'static str,
+    /// File extensions (without the dot) that select this language.
+    pub extensions: &'static [&'static str],
+    /// The grammar crate's `LANGUAGE`.
+    pub language: fn() -> Language,
+    /// The grammar crate's `NODE_TYPES` (slots, supertypes).
+    pub node_types: &'static str,
+    pub overrides: Overrides,
+    /// Node kinds that are comments (reduced first, all at once; kept whole as one token).
+    pub comments: &'static [&'static str],
+    pub render: RenderRules,
+    /// The smallest program text of each kind, for rewrite passes (replace a node by it).
+    pub smallest: &'static [Smallest],
+}
+
+/// Per-language facts that `node-types.json` lacks. Each language's table says why, per line.
+/// (List separators are not here: they are derived from the parsed tree.)
+#[derive(Default)]
+pub struct Overrides {
+    /// Kinds kept as one opaque token (their inner leaves are not units). Comment kinds are
+    /// added automatically.
+    pub atomic: &'static [&'static str],
+    /// Kinds whose `multiple` children are not freely deletable lists.
+    pub not_list: &'static [&'static str],
+    /// Anonymous tokens that belong to the list element before them (`struct S;` in a block).
+    pub attach_to_previous: &'static [&'static str],
+    /// Kinds a slot's `node-types.json` entry admits but the language does not:
+    /// (parent kind, kinds removed from its unnamed-children slot).
+    pub slot_excludes: &'static [(&'static str, &'static [&'static str])],
+}
+
+/// How candidates are rendered beyond the generic rules (original gaps, no gluing).
+#[derive(Clone, Copy, Default)]
+pub struct RenderRules {
+    /// Bytes that are part of identifiers besides `[A-Za-z0-9_]` and non-ASCII (`$` in JS).
+    pub word_chars: &'static [u8],
+    /// An indentation-sensitive block that may not be empty: when every token of a block of
+    /// this kind is deleted, the renderer writes the filler after the token that opens it
+    /// (Python: `if x:` + deleted body renders `if x: pass`).
+    pub empty_block: Option<EmptyBlock>,
+}
+
+#[derive(Clone, Copy)]
+pub struct EmptyBlock {
+    /// The block's node kind (Python: `block`).
+    pub kind: &'static str,
+    /// What an emptied block becomes (Python: `pass`).
+    pub filler: &'static str,
+}
+
+/// The kinds of the "smallest of a kind" table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Expression,
+    Block,
+    Type,
+    String,
+}
+
+/// "Any node of these kinds (or supertypes) can become `text`": C `0` for an expression.
+pub struct Smallest {
+    pub kind: Kind,
+    pub text: &'static str,
+    /// Node kinds or supertype names (as in `NODE_TYPES`) this replacement stands for.
+    pub node_kinds: &'static [&'static str],
+}
+
+impl LangSpec {
+    /// Does this language claim a file by its extension?
+    pub fn claims(&self, path: &Path) -> bool {
+        path.extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| self.extensions.contains(&e))
+    }
+
+    /// The smallest text of a kind, if the language has one.
+    pub fn smallest(&self, kind: Kind) -> Option<&'static Smallest> {
+        self.smallest.iter().find(|s| s.kind == kind)
+    }
+}
+
+/// Every language this build knows, in `--lang` order.
+pub static REGISTRY: &[&LangSpec] = &[
+    &c::SPEC,
+    #[cfg(feature = "cpp")]
+    &cpp::SPEC,
+    #[cfg(feature = "rust")]
+    &rust::SPEC,
+    #[cfg(feature = "python")]
+    &python::SPEC,
+    #[cfg(feature = "javascript")]
+    &javascript::SPEC,
+    #[cfg(feature = "typescript")]
+    &typescript::SPEC,
+    #[cfg(feature = "typescript")]
+    &typescript::TSX,
+    #[cfg(feature = "go")]
+    &go::SPEC,
+    #[cfg(feature = "java")]
+    &java::SPEC,
+    #[cfg(feature = "json")]
+    &json::SPEC,
+    #[cfg(feature = "bash")]
+    &shell::SPEC,
+    #[cfg(feature = "lua")]
+    &lua::SPEC,
+];
+
+/// The language called `name` (`None` for `text` and unknown names).
+pub fn by_name(name: &str) -> Option<&'static LangSpec> {
+    REGISTRY.iter().copied().find(|l| l.name == name)
+}
+
+/// The language whose extension `path` has.
+pub fn for_path(path: &Path) -> Option<&'static LangSpec> {
+    REGISTRY.iter().copied().find(|l| l.claims(path))
+}
+
+/// Every `--lang` value: the registry's names, then `text`.
+pub fn names() -> Vec<&'static str> {
+    REGISTRY.iter().map(|l| l.name).chain([TEXT]).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tree::grammar::Grammar;
+
+    #[test]
+    fn every_language_loads_and_its_tables_name_real_kinds() {
+        for spec in REGISTRY {
+            let g = Grammar::new(spec).unwrap_or_else(|e| panic!("{}: {e:#}", spec.name));
+            let lang = &g.language;
+            let known = |k: &str| {
+                lang.id_for_node_kind(k, true) != 0 || g.supertype_names.iter().any(|s| s == k)
+            };
+            let o = &spec.overrides;
+            for k in o.atomic.iter().chain(o.not_list).chain(spec.comments) {
+                assert!(known(k), "{}: unknown kind {k}", spec.name);
+            }
+            for (parent, kinds) in o.slot_excludes {
+                assert!(known(parent), "{}: unknown kind {parent}", spec.name);
+                assert!(kinds.iter().all(|k| known(k)), "{}", spec.name);
+            }
+            for s in spec.smallest {
+                for k in s.node_kinds {
+                    assert!(known(k), "{}: unknown kind {k} in smallest", spec.name);
+                }
+            }
+            if let Some(b) = spec.render.empty_block {
+                assert!(known(b.kind), "{}: {}", spec.name, b.kind);
+            }
+        }
+    }
+
+    /// Every fixture parses without errors in its language, and keeping every token renders it
+    /// back byte for byte; lists with separators are found where the language has them.
+    #[test]
+    fn every_fixture_round_trips_through_its_tree() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+        let mut seen = 0;
+        for case in std::fs::read_dir(dir).unwrap() {
+            let case = case.unwrap().path();
+            let Some(input) = std::fs::read_dir(&case)
+                .unwrap()
+                .map(|f| f.unwrap().path())
+                .find(|f| f.file_stem().is_some_and(|s| s == "input"))
+            else {
+                continue;
+            };
+            let src = std::fs::read(&input).unwrap();
+            let front = match for_path(&input) {
+                Some(spec) => crate::tree::front::Front::grammar(spec).unwrap(),
+                None => crate::tree::front::Front::Text,
+            };
+            let parsed = front.builder().unwrap().build(&src).unwrap();
+            let all: Vec<u32> = (0..parsed.tokens.len() as u32).collect();
+            assert_eq!(parsed.errors, 0, "{}", input.display());
+            assert!(parsed.tokens.render(&all) == src, "{}", input.display());
+            seen += 1;
+        }
+        assert!(seen >= 13, "{seen} fixtures");
+    }
+
+    #[cfg(feature = "python")]
+    #[test]
+    fn an_emptied_python_block_renders_pass_and_lines_keep_their_indentation() {
+        let src = "if x:\n    y = 1\n    z = 2; w = 3\nv = 4\n";
+        let front = crate::tree::front::Front::grammar(&python::SPEC).unwrap();
+        let parsed = front.builder().unwrap().build(src.as_bytes()).unwrap();
+        let t = &parsed.tokens;
+        let text = |c: &[u32]| String::from_utf8(t.render(c)).unwrap();
+        let all: Vec<u32> = (0..t.len() as u32).collect();
+        let find = |s: &str| all.iter().position(|&i| t.text(i) == s.as_bytes()).unwrap() as u32;
+        // the whole body deleted: `if x: pass`
+        let body: Vec<u32> = (find("y")..find("v")).collect();
+        let kept = crate::reduce::subtract(&all, &body);
+        assert_eq!(text(&kept), "if x: pass\nv = 4\n");
+        // `y = 1` and `z = 2;` deleted: `w = 3` stays in the block at its line's indentation
+        let some: Vec<u32> = (find("y")..find("w")).collect();
+        let kept = crate::reduce::subtract(&all, &some);
+        assert_eq!(text(&kept), "if x:\n    w = 3\nv = 4\n");
+    }
+
+    #[test]
+    fn names_and_extensions_are_unique() {
+        let names = names();
+        let mut sorted = names.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), names.len());
+        let mut exts: Vec<&str> = REGISTRY
+            .iter()
+            .flat_map(|l| l.extensions.iter().copied())
+            .collect();
+        let n = exts.len();
+        exts.sort_unstable();
+        exts.dedup();
+        assert_eq!(exts.len(), n, "an extension claimed twice");
+    }
+
+    #[test]
+    fn files_are_picked_by_extension() {
+        assert_eq!(for_path(Path::new("a/b.c")).map(|l| l.name), Some("c"));
+        assert_eq!(for_path(Path::new("x.smt2")).map(|l| l.name), None);
+        #[cfg(feature = "cpp")]
+        assert_eq!(for_path(Path::new("input.cc")).map(|l| l.name), Some("cpp"));
+        #[cfg(feature = "python")]
+        assert_eq!(for_path(Path::new("m.py")).map(|l| l.name), Some("python"));
+        #[cfg(feature = "typescript")]
+        assert_eq!(for_path(Path::new("m.tsx")).map(|l| l.name), Some("tsx"));
+    }
+}

@@ -1,0 +1,193 @@
+//! A readable result: the final file laid out canonically from its tree, one declaration or
+//! statement per line, 4-space indentation by block depth, one space around binary operators and
+//! after commas, none inside parentheses. Token for token the same program ([`layout`] returns
+//! `None` otherwise), and the driver keeps it only if the test still accepts it.
+
+use tree_sitter::{Node, Tree};
+
+use super::c::{C, RewriteTable};
+use super::{preorder, text};
+use crate::tree::render::would_glue;
+
+/// The canonical layout of `src`, or `None` when the tree has errors or the layout would not
+/// give back the same tokens.
+pub fn layout(tree: &Tree, src: &[u8]) -> Option<Vec<u8>> {
+    if tree.root_node().has_error() {
+        return None;
+    }
+    let t = &C;
+    let leaves: Vec<Node> = preorder(tree)
+        .into_iter()
+        .filter(|n| is_token(*n, t) && n.start_byte() < n.end_byte())
+        .filter(|n| !n.parent().is_some_and(|p| is_token(p, t)))
+        .collect();
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut newline = false;
+    for (i, &n) in leaves.iter().enumerate() {
+        let tok = text(n, src);
+        let closes = tok == b"}" && opens_block(n, t);
+        depth -= usize::from(closes && depth > 0);
+        if i > 0 {
+            if newline || closes {
+                trim_blanks(&mut out);
+                out.push(b'\n');
+                out.extend(std::iter::repeat_n(b' ', 4 * depth));
+            } else if spaced(leaves[i - 1], n, src, t) || would_glue(&out, tok, b"") {
+                out.push(b' ');
+            }
+        }
+        out.extend_from_slice(tok);
+        let next = leaves.get(i + 1).copied();
+        depth += usize::from(tok == b"{" && opens_block(n, t));
+        newline = ends_line(n, next, src, t);
+    }
+    trim_blanks(&mut out);
+    out.push(b'\n');
+    let same = tokens(tree, src) == tokens_of(&out);
+    same.then_some(out)
+}
+
+/// A leaf, or a node printed as one piece (string literals, macro bodies, comments).
+fn is_token(n: Node, t: &RewriteTable) -> bool {
+    n.child_count() == 0 || t.string_literals.contains(&n.kind()) || n.kind() == t.char_literal
+}
+
+fn opens_block(brace: Node, t: &RewriteTable) -> bool {
+    brace
+        .parent()
+        .is_some_and(|p| t.block_braces.contains(&p.kind()))
+}
+
+fn trim_blanks(out: &mut Vec<u8>) {
+    while out.last().is_some_and(|&c| c == b' ') {
+        out.pop();
+    }
+}
+
+/// Does the line end after `n`?
+fn ends_line(n: Node, next: Option<Node>, src: &[u8], t: &RewriteTable) -> bool {
+    let Some(next) = next else { return false };
+    let tok = text(n, src);
+    let next_tok = text(next, src);
+    let in_preproc = |x| preproc_of(x, t);
+    if let Some(p) = in_preproc(n) {
+        // a directive ends where its node ends (it owns its newline)
+        return in_preproc(next) != Some(p) || next.kind().starts_with("#");
+    }
+    if in_preproc(next).is_some() || n.kind() == t.comment || next.kind() == t.comment {
+        return true;
+    }
+    let parent = n.parent().map(|p| p.kind());
+    match tok {
+        b";" => parent != Some("for_statement"),
+        b"{" => opens_block(n, t),
+        b"}" => !matches!(next_tok, b";" | b"," | b")" | b"else") && !is_name(next, t),
+        _ => false,
+    }
+}
+
+fn is_name(n: Node, t: &RewriteTable) -> bool {
+    t.names.contains(&n.kind()) || t.mergeable.contains(&n.kind())
+}
+
+/// The preprocessor directive `n` belongs to.
+fn preproc_of<'t>(n: Node<'t>, t: &RewriteTable) -> Option<Node<'t>> {
+    let mut cur = n.parent();
+    while let Some(c) = cur {
+        if c.kind().starts_with(t.preprocessor_prefix) {
+            return Some(c);
+        }
+        cur = c.parent();
+    }
+    None
+}
+
+/// One space between `a` and `b` on a line?
+fn spaced(a: Node, b: Node, src: &[u8], t: &RewriteTable) -> bool {
+    let (x, y) = (text(a, src), text(b, src));
+    let binary = |n: Node| {
+        !n.is_named()
+            && n.parent()
+                .is_some_and(|p| t.binary_parents.contains(&p.kind()))
+    };
+    if matches!(y, b";" | b"," | b")" | b"]" | b"}") || matches!(x, b"(" | b"[" | b"{") {
+        return false;
+    }
+    if y == b"(" {
+        return t.keywords_before_paren.contains(&a.kind());
+    }
+    let word = x
+        .last()
+        .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_');
+    let tight = matches!(y, b"(" | b"[" | b"." | b"->" | b"++" | b"--");
+    matches!(x, b"," | b";")
+        || binary(a)
+        || binary(b)
+        || y == b"{"
+        || x == b"}"
+        || (x == b")" || word) && !tight
+}
+
+/// The token texts of the tree, for the same-program check.
+fn tokens<'s>(tree: &Tree, src: &'s [u8]) -> Vec<&'s [u8]> {
+    let t = &C;
+    preorder(tree)
+        .into_iter()
+        .filter(|n| is_token(*n, t) && !n.parent().is_some_and(|p| is_token(p, t)))
+        .map(|n| text(n, src))
+        .filter(|s| !s.is_empty())
+        .map(|s| s.trim_ascii())
+        .collect()
+}
+
+fn tokens_of(out: &[u8]) -> Vec<Vec<u8>> {
+    let mut parser = tree_sitter::Parser::new();
+    if parser
+        .set_language(&tree_sitter_c::LANGUAGE.into())
+        .is_err()
+    {
+        return Vec::new();
+    }
+    let Some(tree) = parser.parse(out, None) else {
+        return Vec::new();
+    };
+    tokens(&tree, out).into_iter().map(<[u8]>::to_vec).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rewrite::tests::parse;
+
+    fn laid_out(src: &str) -> String {
+        let tree = parse(src);
+        String::from_utf8(layout(&tree, src.as_bytes()).expect("a layout")).unwrap()
+    }
+
+    #[test]
+    fn a_function_gets_one_statement_per_line() {
+        assert_eq!(
+            laid_out("int main()\n{ crash();}"),
+            "int main() {\n    crash();\n}\n"
+        );
+        assert_eq!(
+            laid_out("int f(int a,int b){if(a<b){return a+b;}else return -a;}"),
+            "int f(int a, int b) {\n    if (a < b) {\n        return a + b;\n    } else return -a;\n}\n"
+        );
+    }
+
+    #[test]
+    fn declarations_structs_and_directives_keep_their_shape() {
+        assert_eq!(
+            laid_out("#define N 3\ntypedef struct{int x;int *p;} S;S s={1,0};\n"),
+            "#define N 3\ntypedef struct {\n    int x;\n    int *p;\n} S;\nS s = {1, 0};\n"
+        );
+    }
+
+    #[test]
+    fn a_file_with_errors_is_left_alone() {
+        let src = "int main( {";
+        assert!(layout(&parse(src), src.as_bytes()).is_none());
+    }
+}
