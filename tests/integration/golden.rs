@@ -161,7 +161,7 @@ const MORE_RUNS_ALLOWED: [&str; 1] = ["cpp-narrowing"];
 
 /// Perses against ddmin (lines) on each language's fixture: perses must end with fewer tokens
 /// (counted by the language's own tree) in fewer test runs (except [`MORE_RUNS_ALLOWED`]).
-/// ddmin gets a budget of 1.25 times perses' runs (it needs 1,000+ runs on some), so "fewer
+/// Both run at -j1, so that speculative runs (which -j adds) never count. ddmin gets a budget of 1.25 times perses' runs (it needs 1,000+ runs on some), so "fewer
 /// runs" holds even where it stops early; a budgeted ddmin is marked in the table.
 #[test]
 fn perses_beats_ddmin_on_every_language_fixture() {
@@ -172,7 +172,7 @@ fn perses_beats_ddmin_on_every_language_fixture() {
     let (mut losses, mut mismatches) = (Vec::new(), Vec::new());
     for name in LANGUAGE_FIXTURES {
         let case = fixtures().join(name);
-        let (perses, p) = crate::util::reduce_fixture(&case, &["-j2", "--algo", "perses"]);
+        let (perses, p) = crate::util::reduce_fixture(&case, &["-j1", "--algo", "perses"]);
         let input = crate::util::fixture_input(&case);
         let ext = input.trim_start_matches("input.");
         check_golden(
@@ -183,7 +183,7 @@ fn perses_beats_ddmin_on_every_language_fixture() {
         let budget = (p["tests"].as_u64().unwrap() * 5).div_ceil(4).to_string();
         let (ddmin, d) = crate::util::reduce_fixture(
             &case,
-            &["-j2", "--algo", "ddmin", "--max-attempts", &budget],
+            &["-j1", "--algo", "ddmin", "--max-attempts", &budget],
         );
         assert!(
             passes(&case, &perses),

@@ -159,7 +159,17 @@ fn temp_dirs_of_a_killed_run_are_swept_by_the_next_run_and_live_ones_kept() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(600));
+    // kill it mid-run, as soon as its temp directory exists (the run itself takes < 1 s)
+    for _ in 0..500 {
+        if !env
+            .entries_starting_with(&env.join("tmp"), "reduce-")
+            .is_empty()
+        {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::thread::sleep(Duration::from_millis(100));
     child.kill().unwrap(); // SIGKILL: nothing is cleaned up
     child.wait().unwrap();
     let stale = env.entries_starting_with(&env.join("tmp"), "reduce-");
@@ -176,7 +186,7 @@ fn temp_dirs_of_a_killed_run_are_swept_by_the_next_run_and_live_ones_kept() {
     // an unrelated directory of the same prefix without a lock is not ours: kept
     fs::create_dir(env.join("tmp/reduce-unrelated")).unwrap();
     env.write("in.txt", &original);
-    fs::remove_file(env.join("in.txt.orig")).unwrap();
+    let _ = fs::remove_file(env.join("in.txt.orig")); // the kill may come before the backup
     env.run([
         "-q",
         "--algo",
