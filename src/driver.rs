@@ -20,6 +20,7 @@ use crate::rewrite::names::{Declarations, Unreferenced};
 use crate::rewrite::oracle::EditOracle;
 use crate::rewrite::params::RemoveParameter;
 use crate::rewrite::smallest::Smallest;
+use crate::rewrite::table::{self, RewriteTable};
 use crate::rewrite::windows::TokenWindows;
 use crate::rewrite::{EditSpace, Pass, layers_of_hunks};
 use crate::tester::{self, Tester, TreeOracle};
@@ -31,6 +32,13 @@ pub const GIVE_UP_AFTER: usize = 200;
 
 /// Above this size the opening bulk passes repeat only while they remove a tenth of the file.
 const BULK_REPEAT_MAX_BYTES: usize = 1 << 20;
+
+/// Above this size the opening bulk passes sweep coarsely: chunks of at least
+/// 1/[`COARSE_CHUNKS`] of a layer's edits (at most about `2 * COARSE_CHUNKS` tests a layer), so
+/// a file where every test costs a second sheds its dead code in bulk before the deletion rounds
+/// start; the cycle's runs of the same passes go down to single edits.
+const COARSE_MIN_BYTES: usize = 256 * 1024;
+const COARSE_CHUNKS: usize = 32;
 
 /// The per-pass table counts tokens only on texts up to this size (a parse per pass).
 const COUNT_TOKENS_MAX_BYTES: usize = 1 << 20;
@@ -82,9 +90,9 @@ pub struct Driver<'a> {
     builder: TreeBuilder<'a>,
     /// The prefilter's parser.
     filter: Box<dyn Reparse>,
-    /// A tree-sitter parser for the rewrite passes and the layout, which read C syntax trees:
-    /// `None` for other languages (deletion only).
-    c_parser: Option<Parser>,
+    /// A tree-sitter parser for the rewrite passes and the layout, with the language's rewrite
+    /// table: `None` for languages without one (deletion only).
+    rewriter: Option<(Parser, &'static RewriteTable)>,
     pub rounds: u32,
     pub passes: Vec<PassStats>,
 }
@@ -104,8 +112,11 @@ fn rewrite_table() -> Vec<Box<dyn Pass>> {
 
 impl<'a> Driver<'a> {
     pub fn new(tester: &'a mut Tester, front: &'a Front, schedule: Schedule) -> Result<Self> {
-        let c_parser = match front {
-            Front::Grammar(g) if g.name == "c" => Some(ts::new_parser(g)?),
+        let rewriter = match front {
+            Front::Grammar(g) => match table::for_language(g.name) {
+                Some(t) => Some((ts::new_parser(g)?, t)),
+                None => None,
+            },
             _ => None,
         };
         Ok(Driver {
@@ -114,7 +125,7 @@ impl<'a> Driver<'a> {
             schedule,
             builder: front.builder()?,
             filter: front.checker()?,
-            c_parser,
+            rewriter,
             rounds: 0,
             passes: Vec::new(),
         })
@@ -124,7 +135,7 @@ impl<'a> Driver<'a> {
     /// accepted.
     pub fn run(&mut self) -> Result<()> {
         self.reduce()?;
-        if self.schedule.format && self.c_parser.is_some() && !self.tester.stopped() {
+        if self.schedule.format && self.rewriter.is_some() && !self.tester.stopped() {
             self.measure("layout", Self::layout)?;
         }
         Ok(())
@@ -133,11 +144,11 @@ impl<'a> Driver<'a> {
     /// The final file laid out canonically, tested once more, kept only if still interesting.
     fn layout(&mut self) -> Result<()> {
         let best = self.tester.best.clone();
-        let Some(parser) = self.c_parser.as_mut() else {
+        let Some((parser, t)) = self.rewriter.as_mut() else {
             return Ok(());
         };
         let tree = ts::parse_tree(parser, &best)?;
-        if let Some(laid_out) = layout(&tree, &best).filter(|l| *l != best)
+        if let Some(laid_out) = layout(&tree, &best, t).filter(|l| *l != best)
             && self.tester.verdict(&laid_out) == Verdict::Interesting
         {
             self.tester.replace_best(&laid_out);
@@ -146,7 +157,7 @@ impl<'a> Driver<'a> {
     }
 
     fn reduce(&mut self) -> Result<()> {
-        let table = if self.schedule.rewrites && self.c_parser.is_some() {
+        let table = if self.schedule.rewrites && self.rewriter.is_some() {
             rewrite_table()
         } else {
             Vec::new()
@@ -157,8 +168,9 @@ impl<'a> Driver<'a> {
             // only while it removes a tenth (the cycle below runs them again anyway)
             loop {
                 let before = self.tester.best.len();
-                self.measured(first.as_ref())?;
-                self.measured(second.as_ref())?;
+                let coarse = before > COARSE_MIN_BYTES;
+                self.measured(first.as_ref(), coarse)?;
+                self.measured(second.as_ref(), coarse)?;
                 let after = self.tester.best.len();
                 let small_gain = after * 10 > before * 9 && before > BULK_REPEAT_MAX_BYTES;
                 if after == before || small_gain || self.tester.stopped() {
@@ -173,7 +185,7 @@ impl<'a> Driver<'a> {
                 if self.tester.stopped() {
                     return Ok(());
                 }
-                if self.measured(pass.as_ref())? {
+                if self.measured(pass.as_ref(), false)? {
                     progress = true;
                     self.measured_deletion()?;
                 }
@@ -214,8 +226,8 @@ impl<'a> Driver<'a> {
         Ok(changed)
     }
 
-    fn measured(&mut self, pass: &dyn Pass) -> Result<bool> {
-        self.measure(pass.name(), |d| d.rewrite(pass))
+    fn measured(&mut self, pass: &dyn Pass, coarse: bool) -> Result<bool> {
+        self.measure(pass.name(), |d| d.rewrite(pass, coarse))
     }
 
     fn measured_deletion(&mut self) -> Result<bool> {
@@ -238,15 +250,16 @@ impl<'a> Driver<'a> {
 
     /// One rewrite pass: list its edits on a fresh parse of the best, then minimize each layer
     /// with the loop (all of a layer at once first, then halves, unless the pass is
-    /// one-at-a-time), committed edits carried into the next layer.
-    fn rewrite(&mut self, pass: &dyn Pass) -> Result<()> {
+    /// one-at-a-time; `coarse`: not below chunks of 1/[`COARSE_CHUNKS`] of the layer), committed
+    /// edits carried into the next layer.
+    fn rewrite(&mut self, pass: &dyn Pass, coarse: bool) -> Result<()> {
         let src = self.tester.best.clone();
-        let Some(parser) = self.c_parser.as_mut() else {
+        let Some((parser, t)) = self.rewriter.as_mut() else {
             return Ok(());
         };
         let tree = ts::parse_tree(parser, &src)?;
         let errors = ts::count_errors(&tree).0;
-        let hunks = pass.hunks(&tree, &src);
+        let hunks = pass.hunks(&tree, &src, t);
         drop(tree);
         let mut space = EditSpace::new(src.clone());
         let mut config: Vec<Unit> = Vec::new();
@@ -256,9 +269,10 @@ impl<'a> Driver<'a> {
             if space.hunks.is_empty() {
                 continue;
             }
-            let minimizer = match pass.one_at_a_time() {
-                true => Sweep::singles(),
-                false => Sweep::new(),
+            let minimizer = match (pass.one_at_a_time(), coarse) {
+                (true, _) => Sweep::singles(),
+                (false, true) => Sweep::down_to(space.hunks.len().div_ceil(COARSE_CHUNKS)),
+                (false, false) => Sweep::new(),
             };
             let mut policy = GiveUp::new(minimizer, limit);
             let wanted =

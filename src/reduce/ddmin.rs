@@ -169,6 +169,8 @@ pub struct Sweep {
     size: usize,
     /// Element offset where the next pass starts.
     offset: usize,
+    /// The smallest chunk size (1: the result is 1-minimal; larger: a coarse, bounded sweep).
+    floor: usize,
     /// (size, offset) of each candidate proposed this pass, in order.
     pulled: std::rc::Rc<std::cell::RefCell<Vec<(usize, usize)>>>,
     /// The index of the committed candidate, if the loop said which.
@@ -177,7 +179,19 @@ pub struct Sweep {
 
 impl Sweep {
     pub fn new() -> Sweep {
-        Sweep::default()
+        Sweep {
+            floor: 1,
+            ..Sweep::default()
+        }
+    }
+
+    /// A sweep that stops halving at chunks of `floor` elements: about `2 * len / floor`
+    /// candidates at most, for bulk passes on inputs where every test is expensive.
+    pub fn down_to(floor: usize) -> Sweep {
+        Sweep {
+            floor: floor.max(1),
+            ..Sweep::default()
+        }
     }
 
     /// A sweep that starts at chunk size 1: one element per candidate, for lists where most
@@ -185,6 +199,7 @@ impl Sweep {
     pub fn singles() -> Sweep {
         Sweep {
             size: 1,
+            floor: 1,
             ..Sweep::default()
         }
     }
@@ -196,6 +211,7 @@ impl Clone for Sweep {
         Sweep {
             size: self.size,
             offset: self.offset,
+            floor: self.floor,
             pulled: std::rc::Rc::new(std::cell::RefCell::new(self.pulled.borrow().clone())),
             won: self.won,
         }
@@ -210,7 +226,10 @@ impl Policy for Sweep {
         self.pulled.borrow_mut().clear();
         self.won = None;
         let (first, start, pulled) = (self.size, self.offset, self.pulled.clone());
-        let sizes = std::iter::successors(Some(first), |&s| (s > 1).then(|| s.div_ceil(2)));
+        let floor = self.floor.max(1);
+        let sizes = std::iter::successors(Some(first), move |&s| {
+            (s > floor).then(|| s.div_ceil(2).max(floor))
+        });
         Box::new(sizes.flat_map(move |size| {
             let pulled = pulled.clone();
             let from = if size == first { start } else { 0 };
@@ -229,9 +248,10 @@ impl Policy for Sweep {
             (self.size, self.offset) = pulled.get(won).copied().unwrap_or((self.size, 0));
             return true;
         }
-        // this pass ended with a size-1 sweep; it covered every element iff it started at 0
-        let complete = self.size > 1 || self.offset == 0;
-        (self.size, self.offset) = (1, 0);
+        // this pass ended with a floor-size sweep; it covered every element iff it started at 0
+        let floor = self.floor.max(1);
+        let complete = self.size > floor || self.offset == 0;
+        (self.size, self.offset) = (floor, 0);
         !complete
     }
 
@@ -280,6 +300,25 @@ mod sweep_tests {
         let result = reduce((1..=8).collect(), &mut oracle, &mut Sweep::new());
         assert_eq!(result, [2, 7]);
         assert!(calls <= 33, "{calls} calls");
+    }
+
+    #[test]
+    fn a_floored_sweep_stops_at_its_chunk_size_and_keeps_what_it_cannot_split() {
+        let mut calls = 0;
+        let mut oracle = FnOracle(|c: &[Unit]| {
+            calls += 1;
+            c.contains(&2) && c.contains(&13)
+        });
+        let result = reduce((0..16).collect(), &mut oracle, &mut Sweep::down_to(4));
+        // chunks of 4 at the smallest: the chunks holding 2 and 13 stay whole
+        assert_eq!(result, [0, 1, 2, 3, 12, 13, 14, 15]);
+        let mut full = FnOracle(|c: &[Unit]| c.contains(&2) && c.contains(&13));
+        assert_eq!(
+            reduce((0..16).collect(), &mut full, &mut Sweep::new()),
+            [2, 13]
+        );
+        // 16, two 8s, four 4s, and a last sweep of the two 4s left
+        assert!(calls <= 9, "{calls} calls");
     }
 
     #[test]

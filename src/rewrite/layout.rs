@@ -5,17 +5,16 @@
 
 use tree_sitter::{Node, Tree};
 
-use super::c::{C, RewriteTable};
+use super::table::RewriteTable;
 use super::{preorder, text};
 use crate::tree::render::would_glue;
 
 /// The canonical layout of `src`, or `None` when the tree has errors or the layout would not
 /// give back the same tokens.
-pub fn layout(tree: &Tree, src: &[u8]) -> Option<Vec<u8>> {
+pub fn layout(tree: &Tree, src: &[u8], t: &RewriteTable) -> Option<Vec<u8>> {
     if tree.root_node().has_error() {
         return None;
     }
-    let t = &C;
     let leaves: Vec<Node> = preorder(tree)
         .into_iter()
         .filter(|n| is_token(*n, t) && n.start_byte() < n.end_byte())
@@ -44,7 +43,7 @@ pub fn layout(tree: &Tree, src: &[u8]) -> Option<Vec<u8>> {
     }
     trim_blanks(&mut out);
     out.push(b'\n');
-    let same = tokens(tree, src) == tokens_of(&out);
+    let same = tokens(tree, src, t) == tokens_of(&out, &tree.language(), t);
     same.then_some(out)
 }
 
@@ -130,8 +129,7 @@ fn spaced(a: Node, b: Node, src: &[u8], t: &RewriteTable) -> bool {
 }
 
 /// The token texts of the tree, for the same-program check.
-fn tokens<'s>(tree: &Tree, src: &'s [u8]) -> Vec<&'s [u8]> {
-    let t = &C;
+fn tokens<'s>(tree: &Tree, src: &'s [u8], t: &RewriteTable) -> Vec<&'s [u8]> {
     preorder(tree)
         .into_iter()
         .filter(|n| is_token(*n, t) && !n.parent().is_some_and(|p| is_token(p, t)))
@@ -141,28 +139,29 @@ fn tokens<'s>(tree: &Tree, src: &'s [u8]) -> Vec<&'s [u8]> {
         .collect()
 }
 
-fn tokens_of(out: &[u8]) -> Vec<Vec<u8>> {
+fn tokens_of(out: &[u8], language: &tree_sitter::Language, t: &RewriteTable) -> Vec<Vec<u8>> {
     let mut parser = tree_sitter::Parser::new();
-    if parser
-        .set_language(&tree_sitter_c::LANGUAGE.into())
-        .is_err()
-    {
+    if parser.set_language(language).is_err() {
         return Vec::new();
     }
     let Some(tree) = parser.parse(out, None) else {
         return Vec::new();
     };
-    tokens(&tree, out).into_iter().map(<[u8]>::to_vec).collect()
+    tokens(&tree, out, t)
+        .into_iter()
+        .map(<[u8]>::to_vec)
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rewrite::c::C;
     use crate::rewrite::tests::parse;
 
     fn laid_out(src: &str) -> String {
         let tree = parse(src);
-        String::from_utf8(layout(&tree, src.as_bytes()).expect("a layout")).unwrap()
+        String::from_utf8(layout(&tree, src.as_bytes(), &C).expect("a layout")).unwrap()
     }
 
     #[test]
@@ -188,6 +187,6 @@ mod tests {
     #[test]
     fn a_file_with_errors_is_left_alone() {
         let src = "int main( {";
-        assert!(layout(&parse(src), src.as_bytes()).is_none());
+        assert!(layout(&parse(src), src.as_bytes(), &C).is_none());
     }
 }

@@ -6,8 +6,8 @@ use std::collections::HashMap;
 
 use tree_sitter::{Node, Tree};
 
-use super::c::{C, RewriteTable};
 use super::names::declared_names;
+use super::table::RewriteTable;
 use super::windows::MAX_TOKENS;
 use super::{Edit, Hunk, Pass, preorder, text};
 
@@ -40,12 +40,11 @@ impl Pass for MergeNames {
         "merge-identifiers"
     }
 
-    fn edits(&self, _tree: &Tree, _src: &[u8]) -> Vec<Edit> {
+    fn edits(&self, _tree: &Tree, _src: &[u8], _t: &RewriteTable) -> Vec<Edit> {
         Vec::new()
     }
 
-    fn hunks(&self, tree: &Tree, src: &[u8]) -> Vec<Hunk> {
-        let t = &C;
+    fn hunks(&self, tree: &Tree, src: &[u8], t: &RewriteTable) -> Vec<Hunk> {
         let nodes = preorder(tree);
         if nodes.iter().filter(|n| n.child_count() == 0).count() > MAX_TOKENS {
             return Vec::new();
@@ -157,13 +156,14 @@ fn sort_of(n: Node, t: &RewriteTable) -> Sort {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rewrite::c::C;
     use crate::rewrite::tests::parse;
 
     #[test]
     fn merging_renames_the_uses_and_deletes_the_declaration() {
         let src = "int a;\nint bb;\nint main() { return a + bb; }\n";
         let tree = parse(src);
-        let hunks = MergeNames.hunks(&tree, src.as_bytes());
+        let hunks = MergeNames.hunks(&tree, src.as_bytes(), &C);
         let mut space = crate::rewrite::EditSpace::new(src.as_bytes().to_vec());
         let bb_into_a = hunks
             .iter()
@@ -180,7 +180,7 @@ mod tests {
     fn a_typedef_is_inlined_at_its_uses() {
         let src = "typedef unsigned long T;\nT x;\n";
         let tree = parse(src);
-        let hunks = MergeNames.hunks(&tree, src.as_bytes());
+        let hunks = MergeNames.hunks(&tree, src.as_bytes(), &C);
         let mut space = crate::rewrite::EditSpace::new(src.as_bytes().to_vec());
         space.next_layer(&[], vec![hunks[0].clone()]);
         assert_eq!(
@@ -193,7 +193,7 @@ mod tests {
     fn a_typedef_tree_sitter_reads_as_primitive_is_inlined_too() {
         let src = "typedef long unsigned size_t;\nint f(size_t);\n";
         let tree = parse(src);
-        let hunks = MergeNames.hunks(&tree, src.as_bytes());
+        let hunks = MergeNames.hunks(&tree, src.as_bytes(), &C);
         let mut space = crate::rewrite::EditSpace::new(src.as_bytes().to_vec());
         space.next_layer(&[], vec![hunks[0].clone()]);
         assert_eq!(
@@ -206,7 +206,7 @@ mod tests {
     fn a_local_merges_into_a_parameter() {
         let src = "int f(int *p) {\n    int *q;\n    return *q;\n}\n";
         let tree = parse(src);
-        let hunks = MergeNames.hunks(&tree, src.as_bytes());
+        let hunks = MergeNames.hunks(&tree, src.as_bytes(), &C);
         let mut space = crate::rewrite::EditSpace::new(src.as_bytes().to_vec());
         space.next_layer(&[], hunks);
         assert_eq!(
@@ -219,7 +219,7 @@ mod tests {
     fn only_names_of_the_same_sort_merge() {
         let src = "typedef int T;\nint f(void);\nint x;\nint main() { T y = f(); return x; }\n";
         let tree = parse(src);
-        let hunks = MergeNames.hunks(&tree, src.as_bytes());
+        let hunks = MergeNames.hunks(&tree, src.as_bytes(), &C);
         for h in &hunks {
             let renames: Vec<&[u8]> = h
                 .iter()

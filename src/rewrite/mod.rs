@@ -10,27 +10,34 @@
 //! (insertions) are not edits here: every edit replaces at least one byte.
 
 pub mod c;
+pub mod cpp;
 pub mod layout;
 pub mod merge;
 pub mod names;
 pub mod oracle;
 pub mod params;
 pub mod smallest;
+pub mod table;
 pub mod windows;
 
 use crate::reduce::Unit;
 use crate::tree::render::would_glue;
+use table::RewriteTable;
 
 /// A rewrite pass: lists edits of the current text from its tree. The edits may nest or
 /// overlap; the driver splits them into [`layers`] and tries each layer with the usual loop.
 pub trait Pass {
     fn name(&self) -> &'static str;
 
-    fn edits(&self, tree: &tree_sitter::Tree, src: &[u8]) -> Vec<Edit>;
+    /// The edits of `src` (parsed as `tree`), in the language of the table `t`.
+    fn edits(&self, tree: &tree_sitter::Tree, src: &[u8], t: &RewriteTable) -> Vec<Edit>;
 
     /// Multi-site passes list hunks (edits applied together); by default each edit is one.
-    fn hunks(&self, tree: &tree_sitter::Tree, src: &[u8]) -> Vec<Hunk> {
-        self.edits(tree, src).into_iter().map(|e| vec![e]).collect()
+    fn hunks(&self, tree: &tree_sitter::Tree, src: &[u8], t: &RewriteTable) -> Vec<Hunk> {
+        self.edits(tree, src, t)
+            .into_iter()
+            .map(|e| vec![e])
+            .collect()
     }
 
     /// Mostly-failing passes test edits one at a time instead of bisecting big batches.
@@ -262,5 +269,7 @@ fn applied(config: &[Unit], n: usize) -> impl Iterator<Item = usize> + '_ {
     })
 }
 
+#[cfg(test)]
+mod cpp_tests;
 #[cfg(test)]
 mod tests;

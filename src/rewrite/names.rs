@@ -3,11 +3,11 @@
 //! declaration. The minimizer tries all of a layer at once first and splits on failure, so the
 //! common case (most dead code really is dead) costs one test.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use tree_sitter::{Node, Tree};
 
-use super::c::{C, RewriteTable};
+use super::table::RewriteTable;
 use super::{Edit, Pass, preorder, text};
 
 /// Delete every top-level item, struct field and enum member whose declared names no other
@@ -22,14 +22,12 @@ impl Pass for Unreferenced {
         "unreferenced"
     }
 
-    fn edits(&self, tree: &Tree, src: &[u8]) -> Vec<Edit> {
-        let t = &C;
+    fn edits(&self, tree: &Tree, src: &[u8], t: &RewriteTable) -> Vec<Edit> {
         let nodes = preorder(tree);
-        let uses = Uses::count(&nodes, src, t);
+        let items = items(&nodes, t);
+        let uses = Uses::count(&nodes, &items, src, t);
         let mut edits = Vec::new();
-        let root = tree.root_node();
-        let mut cursor = root.walk();
-        for item in root.named_children(&mut cursor) {
+        for &item in &items {
             let declared = declared_names(item, src, t);
             if uses.unreferenced(item, &declared, src, t) {
                 edits.push(Edit::delete(item.start_byte(), item.end_byte()));
@@ -37,7 +35,8 @@ impl Pass for Unreferenced {
         }
         for &n in &nodes {
             let kind = n.kind();
-            if kind == t.field_declaration {
+            let is_item = n.parent().is_some_and(|p| t.item_lists.contains(&p.kind()));
+            if kind == t.field_declaration && !is_item {
                 let declared = declared_names(n, src, t);
                 if uses.unreferenced(n, &declared, src, t) {
                     edits.push(Edit::delete(n.start_byte(), n.end_byte()));
@@ -58,22 +57,47 @@ impl Pass for Declarations {
         "definitions-to-declarations"
     }
 
-    fn edits(&self, tree: &Tree, _src: &[u8]) -> Vec<Edit> {
-        let t = &C;
-        let root = tree.root_node();
-        let mut cursor = root.walk();
-        root.named_children(&mut cursor)
-            .filter(|n| n.kind() == t.function_definition)
-            .filter_map(|n| n.child_by_field_name(t.body_field))
-            .map(|body| {
-                Edit::new(
-                    body.start_byte(),
-                    body.end_byte(),
-                    t.declaration_end.as_bytes(),
-                )
-            })
-            .collect()
+    fn edits(&self, tree: &Tree, _src: &[u8], t: &RewriteTable) -> Vec<Edit> {
+        let nodes = preorder(tree);
+        let mut out = Vec::new();
+        let mut stack = items(&nodes, t);
+        while let Some(n) = stack.pop() {
+            if t.item_wrappers.contains(&n.kind()) {
+                let mut cursor = n.walk();
+                stack.extend(n.named_children(&mut cursor));
+                continue;
+            }
+            if n.kind() != t.function_definition {
+                continue;
+            }
+            let Some(body) = n.child_by_field_name(t.body_field) else {
+                continue;
+            };
+            // a constructor's `: a(x)` goes with its body
+            let mut cursor = n.walk();
+            let start = n
+                .children(&mut cursor)
+                .find(|c| Some(c.kind()) == t.initializer_list)
+                .map_or(body.start_byte(), |c| c.start_byte());
+            out.push(Edit::new(
+                start,
+                body.end_byte(),
+                t.declaration_end.as_bytes(),
+            ));
+        }
+        out.sort_by_key(|e| e.start);
+        out
     }
+}
+
+/// The items of every item list (the file's top level; C++ namespace and class bodies).
+fn items<'t>(nodes: &[Node<'t>], t: &RewriteTable) -> Vec<Node<'t>> {
+    let mut out = Vec::new();
+    for list in nodes.iter().filter(|n| t.item_lists.contains(&n.kind())) {
+        let mut cursor = list.walk();
+        out.extend(list.named_children(&mut cursor));
+    }
+    out
 }
 
 /// An enumerator's range with the comma after it (or before it, for the last one).
@@ -85,20 +109,33 @@ fn with_separator(n: Node) -> Edit {
     }
 }
 
-/// How often each name occurs in the whole program (as a name node or a word of a macro body).
+/// How often each name is used in the whole program (as a name node or a word of a macro
+/// body). Where an item, a field or an enum member declares a name is no use of it, so a
+/// prototype and its definition (a class's member and its out-of-line body) go together.
 struct Uses<'s> {
     count: HashMap<&'s [u8], u32>,
+    /// The ids of the name nodes that declare.
+    sites: HashSet<usize>,
 }
 
 impl<'s> Uses<'s> {
-    fn count(nodes: &[Node], src: &'s [u8], t: &RewriteTable) -> Uses<'s> {
-        let mut count: HashMap<&[u8], u32> = HashMap::new();
+    fn count(nodes: &[Node], items: &[Node], src: &'s [u8], t: &RewriteTable) -> Uses<'s> {
+        let mut sites = HashSet::new();
+        for &n in items {
+            sites.extend(declared_nodes(n, t).iter().map(Node::id));
+        }
         for &n in nodes {
+            if n.kind() == t.field_declaration {
+                sites.extend(declared_nodes(n, t).iter().map(Node::id));
+            }
+        }
+        let mut count: HashMap<&[u8], u32> = HashMap::new();
+        for &n in nodes.iter().filter(|n| !sites.contains(&n.id())) {
             for name in names_in_node(n, src, t) {
                 *count.entry(name).or_default() += 1;
             }
         }
-        Uses { count }
+        Uses { count, sites }
     }
 
     /// Does no occurrence of any of `declared` lie outside `item`? False if it declares nothing.
@@ -109,8 +146,10 @@ impl<'s> Uses<'s> {
         let mut inside: HashMap<&[u8], u32> = HashMap::new();
         let mut stack = vec![item];
         while let Some(n) = stack.pop() {
-            for name in names_in_node(n, src, t) {
-                *inside.entry(name).or_default() += 1;
+            if !self.sites.contains(&n.id()) {
+                for name in names_in_node(n, src, t) {
+                    *inside.entry(name).or_default() += 1;
+                }
             }
             let mut cursor = n.walk();
             stack.extend(n.children(&mut cursor));
@@ -141,39 +180,62 @@ fn words(s: &[u8]) -> Vec<&[u8]> {
         .collect()
 }
 
-/// The names an item declares: its declarators' names, a macro's or a tagged type's name, and
-/// the enum members inside it.
+/// The names an item declares (see [`declared_nodes`]).
 pub(super) fn declared_names<'s>(item: Node, src: &'s [u8], t: &RewriteTable) -> Vec<&'s [u8]> {
+    declared_nodes(item, t)
+        .into_iter()
+        .map(|n| text(n, src))
+        .collect()
+}
+
+/// The name nodes an item declares: its declarators' names, a macro's or a tagged type's name,
+/// the enum members inside it; a template's, what it wraps declares.
+fn declared_nodes<'t>(item: Node<'t>, t: &RewriteTable) -> Vec<Node<'t>> {
     let mut out = Vec::new();
     let kind = item.kind();
-    if t.macro_definitions.contains(&kind) || t.tagged_types.contains(&kind) {
-        out.extend(item.child_by_field_name(t.name_field).map(|n| text(n, src)));
+    if t.item_wrappers.contains(&kind) {
+        let mut cursor = item.walk();
+        for wrapped in item.named_children(&mut cursor) {
+            out.extend(declared_nodes(wrapped, t));
+        }
+        return out;
+    }
+    if t.named_items.contains(&kind) || t.tagged_types.contains(&kind) {
+        out.extend(name_of(item, t));
     }
     let mut cursor = item.walk();
     for child in item.children(&mut cursor) {
         if t.tagged_types.contains(&child.kind())
             && child.child_by_field_name(t.body_field).is_some()
         {
-            out.extend(
-                child
-                    .child_by_field_name(t.name_field)
-                    .map(|n| text(n, src)),
-            );
+            out.extend(name_of(child, t));
         }
     }
     let mut cursor = item.walk();
     for d in item.children_by_field_name(t.declarator_field, &mut cursor) {
-        out.extend(declarator_name(d, t).map(|n| text(n, src)));
+        out.extend(declarator_name(d, t));
     }
     let mut stack = vec![item];
     while let Some(n) = stack.pop() {
         if n.kind() == t.enumerator {
-            out.extend(n.child_by_field_name(t.name_field).map(|n| text(n, src)));
+            out.extend(n.child_by_field_name(t.name_field));
         }
         let mut cursor = n.walk();
         stack.extend(n.named_children(&mut cursor));
     }
     out
+}
+
+/// The name node of a named item: its `name` field, through `a::b` and `X<T>` to the name.
+fn name_of<'t>(item: Node<'t>, t: &RewriteTable) -> Option<Node<'t>> {
+    let mut n = item.child_by_field_name(t.name_field)?;
+    for _ in 0..64 {
+        if t.names.contains(&n.kind()) || t.mergeable.contains(&n.kind()) {
+            return Some(n);
+        }
+        n = n.child_by_field_name(t.name_field)?;
+    }
+    None
 }
 
 /// The name inside a declarator chain (`*f(int)`, `a[3] = {..}`, `(*p)`): follow `declarator`.
@@ -183,8 +245,10 @@ fn declarator_name<'t>(mut d: Node<'t>, t: &RewriteTable) -> Option<Node<'t>> {
         if t.names.contains(&d.kind()) || t.mergeable.contains(&d.kind()) {
             return Some(d);
         }
+        // C++: `a::f` declares `f`, `f<int>` declares `f`
         d = d
             .child_by_field_name(t.declarator_field)
+            .or_else(|| d.child_by_field_name(t.name_field))
             .or_else(|| d.named_child(0))?;
     }
     None
@@ -193,13 +257,14 @@ fn declarator_name<'t>(mut d: Node<'t>, t: &RewriteTable) -> Option<Node<'t>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rewrite::c::C;
     use crate::rewrite::tests::{apply_all, parse};
 
     #[test]
     fn unreferenced_items_go_and_used_ones_stay() {
         let src = "int dead(void) { return 1; }\nint used(void) { return 2; }\nint main() { return used(); }\n";
         let tree = parse(src);
-        let out = apply_all(src, &Unreferenced.edits(&tree, src.as_bytes()));
+        let out = apply_all(src, &Unreferenced.edits(&tree, src.as_bytes(), &C));
         assert!(!out.contains("dead"), "{out}");
         assert!(out.contains("int used(void)"), "{out}");
         // main is named by nothing either: the test decides about it
@@ -210,7 +275,7 @@ mod tests {
     fn a_recursive_function_is_still_unreferenced() {
         let src = "int f(int n) { return f(n - 1); }\nint g;\nint main() { return g; }\n";
         let tree = parse(src);
-        let edits = Unreferenced.edits(&tree, src.as_bytes());
+        let edits = Unreferenced.edits(&tree, src.as_bytes(), &C);
         let out = apply_all(src, &edits);
         assert!(!out.contains("f(") && out.contains("int g;"), "{out}");
     }
@@ -219,7 +284,7 @@ mod tests {
     fn unused_fields_enum_members_and_macros_go() {
         let src = "#define M 1\n#define N M\nstruct s { int a; int b; };\nenum e { X, Y, Z };\nint main() { struct s v; return v.a + Y + N; }\n";
         let tree = parse(src);
-        let out = apply_all(src, &Unreferenced.edits(&tree, src.as_bytes()));
+        let out = apply_all(src, &Unreferenced.edits(&tree, src.as_bytes(), &C));
         assert!(out.contains("int a;") && !out.contains("int b;"), "{out}");
         assert!(
             out.contains("Y") && !out.contains('X') && !out.contains('Z'),
@@ -235,7 +300,7 @@ mod tests {
     fn definitions_become_declarations() {
         let src = "static int f(int x) { return x * 2; }\nint main(void) { return f(1); }\n";
         let tree = parse(src);
-        let out = apply_all(src, &Declarations.edits(&tree, src.as_bytes()));
+        let out = apply_all(src, &Declarations.edits(&tree, src.as_bytes(), &C));
         assert_eq!(out, "static int f(int x) ;\nint main(void) ;\n");
     }
 }

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use tree_sitter::{Node, Tree};
 
-use super::c::C;
+use super::table::RewriteTable;
 use super::{Edit, Hunk, Pass, preorder, text};
 
 pub struct RemoveParameter;
@@ -16,12 +16,11 @@ impl Pass for RemoveParameter {
         "remove-parameter"
     }
 
-    fn edits(&self, _tree: &Tree, _src: &[u8]) -> Vec<Edit> {
+    fn edits(&self, _tree: &Tree, _src: &[u8], _t: &RewriteTable) -> Vec<Edit> {
         Vec::new()
     }
 
-    fn hunks(&self, tree: &Tree, src: &[u8]) -> Vec<Hunk> {
-        let t = &C;
+    fn hunks(&self, tree: &Tree, src: &[u8], t: &RewriteTable) -> Vec<Hunk> {
         let nodes = preorder(tree);
         // per function name: its parameter lists (declarations and definition) and its calls
         let mut lists: HashMap<&[u8], Vec<Node>> = HashMap::new();
@@ -100,6 +99,7 @@ fn remove_element(list: Node, k: usize) -> Edit {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rewrite::c::C;
     use crate::rewrite::tests::parse;
 
     fn apply(src: &str, hunk: &Hunk) -> String {
@@ -112,7 +112,7 @@ mod tests {
     fn a_parameter_goes_with_its_argument_at_every_call() {
         let src = "int f(int a, char *b);\nint f(int a, char *b) { return a; }\nint main() { return f(1, 0) + f(2, 0); }\n";
         let tree = parse(src);
-        let hunks = RemoveParameter.hunks(&tree, src.as_bytes());
+        let hunks = RemoveParameter.hunks(&tree, src.as_bytes(), &C);
         let out: Vec<String> = hunks.iter().map(|h| apply(src, h)).collect();
         assert!(
             out.contains(
@@ -131,6 +131,6 @@ mod tests {
     fn a_call_with_another_arity_blocks_the_removal() {
         let src = "int g();\nint g(int a) { return a; }\nint main() { return g(1, 2); }\n";
         let tree = parse(src);
-        assert!(RemoveParameter.hunks(&tree, src.as_bytes()).is_empty());
+        assert!(RemoveParameter.hunks(&tree, src.as_bytes(), &C).is_empty());
     }
 }

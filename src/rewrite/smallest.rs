@@ -5,7 +5,7 @@
 
 use tree_sitter::{Node, Tree};
 
-use super::c::{C, RewriteTable};
+use super::table::RewriteTable;
 use super::{Edit, Pass, preorder, text};
 
 pub struct Smallest;
@@ -15,11 +15,11 @@ impl Pass for Smallest {
         "smallest-of-kind"
     }
 
-    fn edits(&self, tree: &Tree, src: &[u8]) -> Vec<Edit> {
+    fn edits(&self, tree: &Tree, src: &[u8], t: &RewriteTable) -> Vec<Edit> {
         let mut edits = Vec::new();
         for n in preorder(tree) {
             if !n.has_error() {
-                alternatives(n, src, &C, &mut edits);
+                alternatives(n, src, t, &mut edits);
             }
         }
         edits
@@ -108,11 +108,12 @@ fn is_expression_slot(n: Node, t: &RewriteTable) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rewrite::c::C;
     use crate::rewrite::tests::{apply_first_layer, parse};
 
     fn first_layer(src: &str) -> String {
         let tree = parse(src);
-        apply_first_layer(src, &Smallest.edits(&tree, src.as_bytes()))
+        apply_first_layer(src, &Smallest.edits(&tree, src.as_bytes(), &C))
     }
 
     #[test]
@@ -123,7 +124,7 @@ mod tests {
         );
         let src = "int f() { return g(a + b) * 3; }";
         let tree = parse(src);
-        let edits = Smallest.edits(&tree, src.as_bytes());
+        let edits = Smallest.edits(&tree, src.as_bytes(), &C);
         assert!(edits.contains(&Edit::new(17, 29, b"0")), "{edits:?}");
         assert!(edits.contains(&Edit::new(10, 30, b"return;")), "{edits:?}");
     }
@@ -132,7 +133,7 @@ mod tests {
     fn a_call_keeps_its_name_and_a_declarator_is_never_zero() {
         let src = "int x = 1; int f() { g(x); }";
         let tree = parse(src);
-        let edits = Smallest.edits(&tree, src.as_bytes());
+        let edits = Smallest.edits(&tree, src.as_bytes(), &C);
         let replaced: Vec<&str> = edits
             .iter()
             .filter(|e| &*e.with == b"0")
@@ -152,7 +153,7 @@ mod tests {
     fn parts_replace_the_whole() {
         let src = "int f(int c) { if (c) { h(); } else k(); return c ? 1 : 2; }";
         let tree = parse(src);
-        let edits = Smallest.edits(&tree, src.as_bytes());
+        let edits = Smallest.edits(&tree, src.as_bytes(), &C);
         let with: Vec<&[u8]> = edits.iter().map(|e| &*e.with).collect();
         for want in [
             &b"{ h(); }"[..],
@@ -175,7 +176,7 @@ mod tests {
     fn qualifiers_go_and_types_shrink() {
         let src = "static const unsigned long x = 5;";
         let tree = parse(src);
-        let edits = Smallest.edits(&tree, src.as_bytes());
+        let edits = Smallest.edits(&tree, src.as_bytes(), &C);
         let with: Vec<(&str, &[u8])> = edits
             .iter()
             .map(|e| (&src[e.start as usize..e.end as usize], &*e.with))

@@ -1,5 +1,6 @@
 use proptest::prelude::*;
 
+use super::c::C;
 use super::*;
 use crate::reduce::ddmin::Sweep;
 use crate::reduce::{FnOracle, reduce};
@@ -9,6 +10,14 @@ pub fn parse(src: &str) -> tree_sitter::Tree {
     parser
         .set_language(&tree_sitter_c::LANGUAGE.into())
         .expect("the C grammar loads");
+    parser.parse(src, None).expect("a tree")
+}
+
+pub fn parse_cpp(src: &str) -> tree_sitter::Tree {
+    let mut parser = tree_sitter::Parser::new();
+    parser
+        .set_language(&tree_sitter_cpp::LANGUAGE.into())
+        .expect("the C++ grammar loads");
     parser.parse(src, None).expect("a tree")
 }
 
@@ -105,7 +114,7 @@ fn minimize(src: &str, pass: &dyn Pass, keep: &dyn Fn(&str) -> bool) -> String {
     let tree = parse(src);
     let mut space = EditSpace::new(src.as_bytes().to_vec());
     let mut config = Vec::new();
-    for layer in layers_of_hunks(pass.hunks(&tree, src.as_bytes()), src.as_bytes()) {
+    for layer in layers_of_hunks(pass.hunks(&tree, src.as_bytes(), &C), src.as_bytes()) {
         space.next_layer(&config, layer);
         let mut oracle =
             FnOracle(|c: &[crate::reduce::Unit]| keep(&String::from_utf8_lossy(&space.render(c))));

@@ -4,6 +4,7 @@
 
 use tree_sitter::Tree;
 
+use super::table::RewriteTable;
 use super::{Edit, Pass, preorder};
 
 /// Above this many tokens the windows pass proposes nothing (it costs a test per position).
@@ -21,7 +22,7 @@ impl Pass for TokenWindows {
         }
     }
 
-    fn edits(&self, tree: &Tree, src: &[u8]) -> Vec<Edit> {
+    fn edits(&self, tree: &Tree, src: &[u8], _t: &RewriteTable) -> Vec<Edit> {
         let leaves: Vec<(usize, usize)> = preorder(tree)
             .into_iter()
             .filter(|n| n.child_count() == 0 && n.start_byte() < n.end_byte())
@@ -58,6 +59,7 @@ fn through_blanks(src: &[u8], mut end: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rewrite::c::C;
     use crate::rewrite::tests::parse;
 
     #[test]
@@ -65,7 +67,7 @@ mod tests {
         let src = "int x = 1;";
         let tree = parse(src);
         let spans: Vec<&str> = TokenWindows(2)
-            .edits(&tree, src.as_bytes())
+            .edits(&tree, src.as_bytes(), &C)
             .iter()
             .map(|e| &src[e.start as usize..e.end as usize])
             .collect();

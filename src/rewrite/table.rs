@@ -1,0 +1,93 @@
+//! What the rewrite passes know about a language, as data: node kinds by name (resolved through
+//! the grammar at run time, never by numeric id) and the smallest text of each kind. One table
+//! per language, in its own file ([`super::c`], [`super::cpp`]); [`for_language`] picks it.
+
+/// What the passes need to know about one language.
+pub struct RewriteTable {
+    /// The smallest expression, block, type and string.
+    pub zero: &'static str,
+    pub empty_block: &'static str,
+    pub small_type: &'static str,
+    pub empty_string: &'static str,
+    pub empty_params: &'static str,
+    /// What a function body becomes when the definition turns into a declaration.
+    pub declaration_end: &'static str,
+    /// Expression kinds that `zero` may replace.
+    pub expressions: &'static [&'static str],
+    /// Kinds whose text is an identifier (a name declared or used).
+    pub names: &'static [&'static str],
+    /// Name kinds that identifier merging renames (not struct fields or labels); tree-sitter-c
+    /// parses common typedef names (`size_t`) as primitive types.
+    pub mergeable: &'static [&'static str],
+    /// Kinds that hold macro bodies as raw text: identifiers inside count as uses.
+    pub raw_text: &'static [&'static str],
+    /// Kinds whose named children are items that the bulk passes delete or strip (the file; in
+    /// C++ also namespace and class bodies).
+    pub item_lists: &'static [&'static str],
+    /// Items that wrap other items (`template<...> item`): they declare what the wrapped ones do.
+    pub item_wrappers: &'static [&'static str],
+    /// A constructor's `: a(x), b(y)` before its body: goes with the body.
+    pub initializer_list: Option<&'static str>,
+    /// Function definitions, their body field, and the field naming a declarator.
+    pub function_definition: &'static str,
+    pub body_field: &'static str,
+    pub declarator_field: &'static str,
+    pub type_field: &'static str,
+    pub name_field: &'static str,
+    /// Declarations whose names are declared by members: struct fields and enum members.
+    pub field_declaration: &'static str,
+    pub enumerator: &'static str,
+    /// Kinds that bind a name: the item declares the name of their `name` field (macros; C++
+    /// namespaces and aliases).
+    pub named_items: &'static [&'static str],
+    pub tagged_types: &'static [&'static str],
+    /// `(e)`, `c ? a : b`, `return e;`, a block, a parameter list, an initialized declarator.
+    pub parenthesized: &'static str,
+    pub conditional: &'static str,
+    pub return_statement: &'static str,
+    pub block: &'static str,
+    pub parameter_list: &'static str,
+    pub init_declarator: &'static str,
+    /// Statements `kind (head) body` that may become their body (field `consequence`/`body`).
+    pub guarded: &'static [(&'static str, &'static str)],
+    /// Nodes around a statement that only carry a keyword (`else S`): the statement is inside.
+    pub wrappers: &'static [&'static str],
+    pub string_literals: &'static [&'static str],
+    pub char_literal: &'static str,
+    pub number_literal: &'static str,
+    /// Types that `small_type` may replace.
+    pub types: &'static [&'static str],
+    /// Declarations that identifier merging may delete once their name has no use left, and
+    /// the kinds that make one a function or a type.
+    pub declarations: &'static [&'static str],
+    pub function_declarator: &'static str,
+    pub parameter_declaration: &'static str,
+    /// Calls and the fields of calls and function declarators.
+    pub call: &'static str,
+    pub function_field: &'static str,
+    pub arguments_field: &'static str,
+    pub parameters_field: &'static str,
+    pub type_definition: &'static str,
+    /// Layout: keywords followed by a space before `(`, operators spaced when binary, nodes
+    /// whose braces open an indented block, preprocessor lines.
+    pub keywords_before_paren: &'static [&'static str],
+    pub binary_parents: &'static [&'static str],
+    pub block_braces: &'static [&'static str],
+    pub preprocessor_prefix: &'static str,
+    pub comment: &'static str,
+    /// Tokens never spaced from their neighbours (`::`), and lists whose angle brackets are
+    /// tight (`vector<int>`).
+    pub tight_tokens: &'static [&'static str],
+    pub angle_lists: &'static [&'static str],
+    /// Kinds that can simply go: qualifiers, storage classes, attributes.
+    pub droppable: &'static [&'static str],
+}
+
+/// The rewrite table of a grammar by its name (`--lang`), if the rewrite passes cover it.
+pub fn for_language(name: &str) -> Option<&'static RewriteTable> {
+    match name {
+        "c" => Some(&super::c::C),
+        "cpp" => Some(&super::cpp::CPP),
+        _ => None,
+    }
+}
