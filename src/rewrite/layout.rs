@@ -113,6 +113,18 @@ fn spaced(a: Node, b: Node, src: &[u8], t: &RewriteTable) -> bool {
     if matches!(y, b";" | b"," | b")" | b"]" | b"}") || matches!(x, b"(" | b"[" | b"{") {
         return false;
     }
+    // C++: `a::b`, `vector<int> v`
+    let angle = |n: Node| {
+        n.parent()
+            .is_some_and(|p| t.angle_lists.contains(&p.kind()))
+    };
+    let tight = |s: &[u8]| t.tight_tokens.iter().any(|k| k.as_bytes() == s);
+    if tight(x) || tight(y) || angle(b) || x == b"<" && angle(a) {
+        return false;
+    }
+    if x == b">" && angle(a) {
+        return y != b"(";
+    }
     if y == b"(" {
         return t.keywords_before_paren.contains(&a.kind());
     }
@@ -182,6 +194,17 @@ mod tests {
             laid_out("#define N 3\ntypedef struct{int x;int *p;} S;S s={1,0};\n"),
             "#define N 3\ntypedef struct {\n    int x;\n    int *p;\n} S;\nS s = {1, 0};\n"
         );
+    }
+
+    #[test]
+    fn cpp_names_and_template_arguments_stay_tight() {
+        use crate::rewrite::cpp::CPP;
+        use crate::rewrite::tests::parse_cpp;
+        let src = "namespace n { template < class T > struct V { T x ; } ; }\nn :: V < int > v ;\n";
+        let out = layout(&parse_cpp(src), src.as_bytes(), &CPP).expect("a layout");
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.contains("template<class T> struct V {"), "{out}");
+        assert!(out.ends_with("n::V<int> v;\n"), "{out}");
     }
 
     #[test]

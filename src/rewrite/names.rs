@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 use tree_sitter::{Node, Tree};
 
 use super::table::RewriteTable;
-use super::{Edit, Pass, preorder, text};
+use super::{Edit, Hunk, Pass, preorder, text};
 
 /// Delete every top-level item, struct field and enum member whose declared names no other
 /// part of the program uses.
@@ -23,33 +23,89 @@ impl Pass for Unreferenced {
     }
 
     fn edits(&self, tree: &Tree, src: &[u8], t: &RewriteTable) -> Vec<Edit> {
-        let nodes = preorder(tree);
-        let items = items(&nodes, t);
-        let uses = Uses::count(&nodes, &items, src, t);
-        let mut edits = Vec::new();
-        for &item in &items {
-            let declared = declared_names(item, src, t);
-            if uses.unreferenced(item, &declared, src, t) {
-                edits.push(Edit::delete(item.start_byte(), item.end_byte()));
-            }
-        }
-        for &n in &nodes {
-            let kind = n.kind();
-            let is_item = n.parent().is_some_and(|p| t.item_lists.contains(&p.kind()));
-            if kind == t.field_declaration && !is_item {
-                let declared = declared_names(n, src, t);
-                if uses.unreferenced(n, &declared, src, t) {
-                    edits.push(Edit::delete(n.start_byte(), n.end_byte()));
-                }
-            } else if kind == t.enumerator
-                && let Some(name) = n.child_by_field_name(t.name_field)
-                && uses.unreferenced(n, &[text(name, src)], src, t)
-            {
-                edits.push(with_separator(n));
-            }
-        }
-        edits
+        candidates(tree, src, t)
+            .into_iter()
+            .map(|(e, _)| e)
+            .collect()
     }
+
+    /// The items that declare a same name go together (a prototype and its definition, a
+    /// member and its out-of-line body): deleting one without the other rarely compiles.
+    fn hunks(&self, tree: &Tree, src: &[u8], t: &RewriteTable) -> Vec<Hunk> {
+        group_by_names(candidates(tree, src, t))
+    }
+}
+
+/// Every unreferenced item, field and enum member: its deletion and the names it declares.
+fn candidates<'s>(tree: &Tree, src: &'s [u8], t: &RewriteTable) -> Vec<(Edit, Vec<&'s [u8]>)> {
+    let nodes = preorder(tree);
+    let items = items(&nodes, t);
+    let uses = Uses::count(&nodes, &items, src, t);
+    let mut out = Vec::new();
+    for &item in &items {
+        let declared = declared_names(item, src, t);
+        if uses.unreferenced(item, &declared, src, t) {
+            out.push((Edit::delete(item.start_byte(), item.end_byte()), declared));
+        }
+    }
+    for &n in &nodes {
+        let kind = n.kind();
+        let is_item = n.parent().is_some_and(|p| t.item_lists.contains(&p.kind()));
+        if kind == t.field_declaration && !is_item {
+            let declared = declared_names(n, src, t);
+            if uses.unreferenced(n, &declared, src, t) {
+                out.push((Edit::delete(n.start_byte(), n.end_byte()), declared));
+            }
+        } else if kind == t.enumerator
+            && let Some(name) = n.child_by_field_name(t.name_field)
+            && uses.unreferenced(n, &[text(name, src)], src, t)
+        {
+            out.push((with_separator(n), vec![text(name, src)]));
+        }
+    }
+    out
+}
+
+/// One hunk per set of edits linked by a declared name (union-find), in the order of their
+/// first edits; an edit nested in (or overlapping) an earlier one of its hunk is left out.
+fn group_by_names(candidates: Vec<(Edit, Vec<&[u8]>)>) -> Vec<Hunk> {
+    let mut parent: Vec<usize> = (0..candidates.len()).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    let mut first: HashMap<&[u8], usize> = HashMap::new();
+    for (i, (_, names)) in candidates.iter().enumerate() {
+        for name in names {
+            let j = *first.entry(name).or_insert(i);
+            let (a, b) = (root(&mut parent, i), root(&mut parent, j));
+            parent[a.max(b)] = a.min(b);
+        }
+    }
+    let mut groups: Vec<Hunk> = vec![Vec::new(); candidates.len()];
+    for (i, (edit, _)) in candidates.into_iter().enumerate() {
+        let r = root(&mut parent, i);
+        groups[r].push(edit);
+    }
+    let mut hunks: Vec<Hunk> = groups
+        .into_iter()
+        .filter(|g| !g.is_empty())
+        .map(|mut g| {
+            g.sort_by_key(|e| (e.start, std::cmp::Reverse(e.end)));
+            let mut kept: Hunk = Vec::new();
+            for e in g {
+                if kept.last().is_none_or(|k| k.end <= e.start) {
+                    kept.push(e);
+                }
+            }
+            kept
+        })
+        .collect();
+    hunks.sort_by_key(|h| h[0].start);
+    hunks
 }
 
 impl Pass for Declarations {
@@ -293,6 +349,26 @@ mod tests {
         assert!(
             out.contains("#define M") && out.contains("#define N"),
             "{out}"
+        );
+    }
+
+    #[test]
+    fn a_prototype_and_its_definition_go_in_one_hunk() {
+        let src = "int f(int);\nint g(void);\nint f(int x) { return x; }\nint main(void) { return g(); }\n";
+        let hunks = Unreferenced.hunks(&parse(src), src.as_bytes(), &C);
+        let f: Vec<&Hunk> = hunks
+            .iter()
+            .filter(|h| src[h[0].start as usize..].starts_with("int f"))
+            .collect();
+        assert_eq!(f.len(), 1, "{hunks:?}");
+        assert_eq!(f[0].len(), 2, "{hunks:?}");
+        // `g` is used by main: no hunk deletes it
+        assert!(
+            hunks
+                .iter()
+                .flatten()
+                .all(|e| !src[e.start as usize..e.end as usize].contains("g(void)")),
+            "{hunks:?}"
         );
     }
 
