@@ -34,6 +34,10 @@ pub const C: RewriteTable = RewriteTable {
     ],
     mergeable: &["identifier", "type_identifier", "primitive_type"],
     raw_text: &["preproc_arg"],
+    // measured: with declarations as no uses, zlib-inflate-signconv ends at 161 bytes (27
+    // tokens) instead of 52 (12): an unused prototype and definition go early and the run takes
+    // another path to the warning
+    declarations_are_uses: true,
     item_lists: &["translation_unit"],
     item_wrappers: &[],
     initializer_list: None,

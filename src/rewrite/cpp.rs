@@ -48,6 +48,9 @@ pub const CPP: RewriteTable = RewriteTable {
         "enum_specifier",
         "class_specifier",
     ],
+    // a member declared in its class and defined out of line (`int S::f() {..}`), a template
+    // declared before its definition: each would keep the other alive
+    declarations_are_uses: false,
     item_lists: &[
         "translation_unit",
         "declaration_list",

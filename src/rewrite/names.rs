@@ -166,8 +166,9 @@ fn with_separator(n: Node) -> Edit {
 }
 
 /// How often each name is used in the whole program (as a name node or a word of a macro
-/// body). Where an item, a field or an enum member declares a name is no use of it, so a
-/// prototype and its definition (a class's member and its out-of-line body) go together.
+/// body). Unless the table says otherwise (C), where an item, a field or an enum member declares
+/// a name is no use of it, so a prototype and its definition (a class's member and its
+/// out-of-line body) go together.
 struct Uses<'s> {
     count: HashMap<&'s [u8], u32>,
     /// The ids of the name nodes that declare.
@@ -177,10 +178,10 @@ struct Uses<'s> {
 impl<'s> Uses<'s> {
     fn count(nodes: &[Node], items: &[Node], src: &'s [u8], t: &RewriteTable) -> Uses<'s> {
         let mut sites = HashSet::new();
-        for &n in items {
+        for &n in items.iter().filter(|_| !t.declarations_are_uses) {
             sites.extend(declared_nodes(n, t).iter().map(Node::id));
         }
-        for &n in nodes {
+        for &n in nodes.iter().filter(|_| !t.declarations_are_uses) {
             if n.kind() == t.field_declaration {
                 sites.extend(declared_nodes(n, t).iter().map(Node::id));
             }
@@ -355,7 +356,19 @@ mod tests {
     #[test]
     fn a_prototype_and_its_definition_go_in_one_hunk() {
         let src = "int f(int);\nint g(void);\nint f(int x) { return x; }\nint main(void) { return g(); }\n";
-        let hunks = Unreferenced.hunks(&parse(src), src.as_bytes(), &C);
+        // in C a prototype counts as a use of its definition (see the C table): neither goes
+        assert!(
+            Unreferenced
+                .hunks(&parse(src), src.as_bytes(), &C)
+                .iter()
+                .flatten()
+                .all(|e| !src[e.start as usize..].starts_with("int f"))
+        );
+        let t = RewriteTable {
+            declarations_are_uses: false,
+            ..C
+        };
+        let hunks = Unreferenced.hunks(&parse(src), src.as_bytes(), &t);
         let f: Vec<&Hunk> = hunks
             .iter()
             .filter(|h| src[h[0].start as usize..].starts_with("int f"))

@@ -28,6 +28,9 @@ pub struct RewriteTable {
     pub item_wrappers: &'static [&'static str],
     /// A constructor's `: a(x), b(y)` before its body: goes with the body.
     pub initializer_list: Option<&'static str>,
+    /// Whether the place that declares a name counts as a use of it for the unreferenced pass
+    /// (then a prototype keeps its definition alive, and the other way round).
+    pub declarations_are_uses: bool,
     /// Function definitions, their body field, and the field naming a declarator.
     pub function_definition: &'static str,
     pub body_field: &'static str,
