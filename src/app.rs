@@ -8,6 +8,7 @@ use anyhow::{Context, Result};
 use clap::CommandFactory;
 
 use crate::cli::{self, Algo, Args, Config, Output, UnitKind};
+use crate::diskcache::DiskCache;
 use crate::driver::{Deletion, Driver, PassStats, Schedule, pass_table};
 use crate::exit::{self, FailureKind, fail};
 use crate::oracle::{self, ScriptConfig};
@@ -40,6 +41,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
             .context("cannot write the man page")?;
         return Ok(ExitCode::SUCCESS);
     }
+    if args.clear_cache {
+        let said = crate::persist::clear().map_err(|e| fail(FailureKind::Io, format!("{e:#}")))?;
+        eprintln!("{said}");
+        return Ok(ExitCode::SUCCESS);
+    }
     let cfg = args.into_config()?;
     crate::signal::install().context("cannot install the signal handlers")?;
     crate::reaper::become_subreaper();
@@ -53,12 +59,33 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let script = oracle::ensure_script_runnable(&cfg.script, &cwd)
         .map_err(|e| fail(FailureKind::BadScript, format!("{e:#}")))?;
     check_files(&cfg, &script)?;
-    let plan = SinkPlan::new(&cfg.output, &cfg.input, cfg.force)?;
+    let mut plan = SinkPlan::new(&cfg.output, &cfg.input, cfg.force)?;
     let _lock = match plan.locked_file() {
         Some(file) => RunLock::acquire(file)?,
         None => None,
     };
-    Session::start(cfg, script, input, algo, front, plan)?.finish()
+    let persistent = crate::persist::open_for_script(&cfg, &script);
+    if let Some(warning) = &persistent.warning
+        && !cfg.quiet
+    {
+        eprintln!("{warning}");
+    }
+    plan.set_resume(persistent.resume);
+    // a resume starts again from the original and replays the interrupted run (see resume.rs)
+    let input = match plan.resume_from(&input) {
+        Some(original) => {
+            if !cfg.quiet {
+                eprintln!(
+                    "reduce: resuming: {} is a result of an interrupted run of this command; it goes on from there (the original stays in {})",
+                    cfg.input.display(),
+                    backup_path(&cfg.input).display()
+                );
+            }
+            original
+        }
+        None => input,
+    };
+    Session::start(cfg, script, input, algo, front, plan, persistent.verdicts)?.finish()
 }
 
 /// Before anything runs: no file the run writes may be another file of the run, and the
@@ -277,6 +304,7 @@ impl Session {
         algo: Algo,
         front: Option<Front>,
         plan: SinkPlan,
+        verdicts: Option<DiskCache>,
     ) -> Result<Session> {
         let file_name = cfg
             .input
@@ -320,6 +348,8 @@ impl Session {
             completion: String::new(),
             passes: Vec::new(),
         };
+        session.tester.set_disk_cache(verdicts);
+        session.tester.preload_interesting(&plan.known_results());
         session.check_original()?;
         let sink = plan.open(&session.original)?;
         crate::panic::set_best_location(

@@ -4,6 +4,7 @@
 
 pub mod app;
 pub mod cli;
+pub mod diskcache;
 pub mod driver;
 pub mod exit;
 pub mod lang;
@@ -11,10 +12,12 @@ pub mod launcher;
 pub mod oracle;
 pub mod panic;
 pub mod paths;
+pub mod persist;
 pub mod pool;
 pub mod progress;
 pub mod reaper;
 pub mod reduce;
+pub mod resume;
 pub mod rewrite;
 pub mod runlock;
 pub mod script;

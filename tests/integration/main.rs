@@ -8,6 +8,7 @@ mod crash;
 mod golden;
 mod hygiene;
 mod props;
+mod resume;
 mod safety;
 mod speed;
 mod util;
