@@ -327,7 +327,8 @@ impl Session {
                 format!("cannot set up the test runs: {e:#}"),
             )
         })?;
-        let progress = Progress::new(cfg.quiet, input.len());
+        let mut progress = Progress::new(cfg.quiet, input.len());
+        progress.set_jobs(jobs);
         let start = Instant::now();
         let mut session = Session {
             tester: Tester::new(

@@ -426,6 +426,10 @@ macro_rules! parallel_oracle_methods {
         fn on_pass(&mut self, phase: &str) {
             self.tester.progress.set_phase(phase);
         }
+
+        fn on_left(&mut self, left: Option<usize>) {
+            self.tester.progress.set_left(left);
+        }
     };
 }
 
