@@ -201,3 +201,28 @@ fn an_input_changed_by_hand_after_a_kill_is_still_refused() {
     assert_bytes("in.txt", edited.as_bytes(), &env.read("in.txt"));
     assert_bytes("in.txt.orig", original.as_bytes(), &env.read("in.txt.orig"));
 }
+
+#[test]
+fn a_timeout_is_never_kept_as_a_verdict() {
+    let env = TestEnv::new();
+    setup(&env);
+    // interesting: the needle and at least 3 lines; with the needle and fewer lines it hangs
+    let script = env.script(
+        "slow.sh",
+        "grep -q needle \"$1\" || exit 1\n[ \"$(wc -l < \"$1\")\" -ge 3 ] || sleep 5",
+    );
+    let run = |out: &'static str, s: &'static str| {
+        env.run(args(
+            &script,
+            &["--timeout", "0.5", "-o", out, "--stats-json", s],
+        ))
+        .expect_code(0);
+        stats(&env, s)
+    };
+    let (s1, s2) = (run("o1", "s1.json"), run("o2", "s2.json"));
+    let timeouts = s1["timeouts"].as_u64().unwrap();
+    assert!(timeouts > 0, "{s1}");
+    assert_eq!(s2["timeouts"].as_u64(), Some(timeouts), "{s2}");
+    assert!(s2["persistent_hits"].as_u64().unwrap() > 0, "{s2}");
+    assert_eq!(env.read("o1"), env.read("o2"));
+}
