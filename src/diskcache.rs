@@ -84,11 +84,32 @@ pub fn decode(rec: &[u8]) -> Option<u128> {
     (rec.get(16..RECORD)? == check(key)).then_some(key)
 }
 
+/// Hashes a key that is a hash already: its two halves folded, no second hash function.
+#[derive(Default)]
+pub struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        self.0 ^= xxh3_64(bytes);
+    }
+
+    fn write_u128(&mut self, key: u128) {
+        self.0 ^= key as u64 ^ (key >> 64) as u64;
+    }
+}
+
+/// A set of candidate hashes.
+pub type KeySet = HashSet<u128, std::hash::BuildHasherDefault<KeyHasher>>;
+
 /// The "not interesting" verdicts of one fingerprint, loaded, and the file new ones go to.
 pub struct DiskCache {
     file: File,
     path: PathBuf,
-    known: HashSet<u128>,
+    known: KeySet,
 }
 
 impl DiskCache {
@@ -110,7 +131,7 @@ impl DiskCache {
             // a torn last record: cut it off so that the next records stay aligned
             file.set_len(whole as u64)?;
         }
-        let mut known = HashSet::with_capacity(whole / RECORD);
+        let mut known = KeySet::with_capacity_and_hasher(whole / RECORD, Default::default());
         known.extend(bytes[..whole].chunks_exact(RECORD).filter_map(decode));
         // appending marks the file as recently used; so does opening it
         let _ = file.set_modified(SystemTime::now());
