@@ -76,7 +76,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Some(original) => {
             if !cfg.quiet {
                 eprintln!(
-                    "reduce: resuming: {} is a result of an interrupted run of this command; it goes on from there (the original stays in {})",
+                    "reduce: resuming: {} is a result of an earlier, interrupted or finished run of this command; replaying it from its original, which stays in {}",
                     cfg.input.display(),
                     backup_path(&cfg.input).display()
                 );
