@@ -61,7 +61,7 @@ Examples:
   reduce -q --max-attempts 5000 --stats-json stats.json --test ./t.sh -o - fuzz.bin > min.bin
 
   # no script: a shell command ({} is the candidate), or a program (@@ is the candidate)
-  reduce -c 'gcc -c {} 2>&1 | grep -q \'internal compiler error\'' input.c
+  reduce -c 'gcc -c {} 2>&1 | grep -q \"internal compiler error\"' input.c
   reduce --algo bytes crash.bin --signal -- ./fuzz_parse @@
 
   # a pipeline: read stdin, write the result to stdout
@@ -70,7 +70,7 @@ Examples:
 The test (script, -c or --) gets the candidate's absolute path as $1 and runs in a private directory where
 the candidate has the input's file name. Exit status 0 means \"still interesting\" (or
 what --exit-code, --signal, --stdout and --stderr say).
-Exit codes: 0 done, 2 usage, 3 original not interesting, 4 bad input, 5 bad test script,
+Exit codes: 0 done, 2 usage, 3 original not interesting, 4 bad input, 5 bad test (script or program),
 6 I/O failure, 7 final result failed its re-check (flaky test), 130 interrupted (129, 131,
 143 for SIGHUP, SIGQUIT, SIGTERM), 1 internal error (a bug: please report it).";
 
