@@ -498,6 +498,7 @@ impl Session {
             },
             rewrites: self.algo == Algo::Perses && self.cfg.rewrites,
             thorough: self.cfg.thorough,
+            rename: self.algo == Algo::Perses && self.cfg.rename,
             prefilter: self.cfg.prefilter,
             format: self.algo == Algo::Perses && self.cfg.rewrites && self.cfg.format,
         };

@@ -213,6 +213,11 @@ pub struct Args {
     #[arg(long, help_heading = "Reduction options")]
     pub thorough: bool,
 
+    /// Give every name the file declares a short one (a, b, ...) at the end (perses, C): fewer
+    /// bytes, same tokens, harder to map back to the original
+    #[arg(long, help_heading = "Reduction options")]
+    pub rename: bool,
+
     /// Write the result here instead of in place ('-' = stdout)
     #[arg(short, long, value_name = "FILE", help_heading = "Output options")]
     pub output: Option<PathBuf>,
@@ -288,6 +293,7 @@ pub struct Config {
     pub cache: bool,
     pub rewrites: bool,
     pub thorough: bool,
+    pub rename: bool,
     pub format: bool,
     pub output: Output,
     pub force: bool,
@@ -375,6 +381,7 @@ impl Args {
             cache: !self.no_cache,
             rewrites: !self.no_rewrites,
             thorough: self.thorough,
+            rename: self.rename,
             format: !self.no_format,
             output,
             force: self.force,
