@@ -326,3 +326,26 @@ fn bad_tests_and_conditions_fail_in_one_line_and_touch_nothing() {
     env.run(["-c", "true", "in.txt", "--", "true"])
         .expect_code(2);
 }
+
+#[test]
+fn conditions_hold_through_a_launcher_whose_wrapper_reports_a_signal_as_128_plus_n() {
+    let env = env_with_tmp();
+    env.script("target", "grep -q BUG \"$1\" && kill -SEGV $$\nexit 0");
+    env.write("crash.bin", b"0123456789BUG0123456789");
+    env.run([
+        "-q",
+        "--temp-dir",
+        "tmp",
+        "--launcher",
+        "env",
+        "--algo",
+        "bytes",
+        "--signal=SEGV",
+        "crash.bin",
+        "--",
+        "./target",
+        "@@",
+    ])
+    .expect_code(0);
+    assert_bytes("crash.bin", b"BUG", &env.read("crash.bin"));
+}
