@@ -84,8 +84,12 @@ fn check_files(cfg: &Config, check: &Check) -> Result<()> {
         });
     }
     if let Some(script) = check.file() {
+        let what = match check.command {
+            crate::check::TestCommand::Script(_) => "the test script",
+            _ => "the test program",
+        };
         roles.push(Role {
-            what: format!("the test script {}", script.display()),
+            what: format!("{what} {}", script.display()),
             path: script,
             written: false,
             is_input: false,

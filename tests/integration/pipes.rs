@@ -310,6 +310,7 @@ fn bad_tests_and_conditions_fail_in_one_line_and_touch_nothing() {
             "--signal: unknown signal",
         ),
         (&["in.txt"], 2, "missing the test"),
+        (&["-c", "true", "-"], 4, "input - (stdin) is empty"),
     ];
     for (args, code, message) in cases {
         let mut all = vec!["--temp-dir", "tmp"];
