@@ -350,3 +350,45 @@ fn conditions_hold_through_a_launcher_whose_wrapper_reports_a_signal_as_128_plus
     .expect_code(0);
     assert_bytes("crash.bin", b"BUG", &env.read("crash.bin"));
 }
+
+#[test]
+fn braces_are_quoted_safely_for_a_file_name_with_spaces_and_quotes() {
+    let env = env_with_tmp();
+    let name = "it's a \"file\" $(x).txt";
+    env.write(name, lines_with(8, 3, "needle"));
+    env.run([
+        "-q",
+        "--temp-dir",
+        "tmp",
+        "-o",
+        "out.txt",
+        "-c",
+        "[ -f {} ] && [ {} = \"$1\" ] && grep -q needle {}",
+        name,
+    ])
+    .expect_code(0);
+    assert_bytes("out.txt", b"needle\n", &env.read("out.txt"));
+}
+
+#[test]
+fn stdin_with_lang_names_the_candidate_with_the_languages_extension() {
+    let env = env_with_tmp();
+    let input = "int a;\nint needle;\nint b;\n";
+    let run = run_with_stdin(
+        &env,
+        &[
+            "-q",
+            "--temp-dir",
+            "tmp",
+            "--lang",
+            "c",
+            "-c",
+            "[ \"$(basename {})\" = input.c ] && grep -q needle input.c",
+            "-",
+        ],
+        input.as_bytes(),
+    );
+    run.expect_code(0);
+    let out = String::from_utf8(run.stdout).unwrap();
+    assert!(out.contains("needle") && out.len() < input.len(), "{out:?}");
+}
