@@ -392,3 +392,50 @@ fn stdin_with_lang_names_the_candidate_with_the_languages_extension() {
     let out = String::from_utf8(run.stdout).unwrap();
     assert!(out.contains("needle") && out.len() < input.len(), "{out:?}");
 }
+
+#[test]
+fn an_address_sanitizer_report_counts_as_sigabrt_under_signal() {
+    let env = env_with_tmp();
+    env.write(
+        "asan.c",
+        "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\
+         int main(int c, char **v) {\n  FILE *f = fopen(v[1], \"rb\"); char b[4096];\n\
+         size_t n = fread(b, 1, sizeof b, f); char *p = malloc(8);\n\
+         if (memmem(b, n, \"OOB\", 3)) p[8] = 1;\n  free(p); return 0;\n}\n",
+    );
+    let built = std::process::Command::new("gcc")
+        .args([
+            "-D_GNU_SOURCE",
+            "-fsanitize=address",
+            "-o",
+            "asan",
+            "asan.c",
+        ])
+        .current_dir(env.path())
+        .status()
+        .expect("gcc runs");
+    assert!(
+        built.success(),
+        "gcc -fsanitize=address (libasan) is needed"
+    );
+    let mut crash: Vec<u8> = (0..200u32).map(|i| (i * 13 % 251) as u8).collect();
+    crash.splice(90..90, b"OOB".iter().copied());
+    env.write("crash.bin", &crash);
+    // ASAN_OPTIONS unset: reduce sets abort_on_error=1 for --signal, so the report aborts
+    let mut cmd = env.command([
+        "-q",
+        "--temp-dir",
+        "tmp",
+        "--algo",
+        "bytes",
+        "--signal=ABRT",
+        "crash.bin",
+        "--",
+        "./asan",
+        "@@",
+    ]);
+    cmd.env_remove("ASAN_OPTIONS");
+    let status = cmd.status().unwrap();
+    assert_eq!(status.code(), Some(0));
+    assert_bytes("crash.bin", b"OOB", &env.read("crash.bin"));
+}
