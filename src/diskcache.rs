@@ -43,19 +43,9 @@ pub fn cache_root() -> Option<PathBuf> {
         .map(|home| home.join(".cache").join("reduce"))
 }
 
-/// What identifies a test script: its canonical path and its bytes.
-pub fn script_identity(script: &Path) -> io::Result<Vec<u8>> {
-    let path = fs::canonicalize(script)?;
-    let mut id = b"script\0".to_vec();
-    id.extend_from_slice(path.as_os_str().as_bytes());
-    id.push(0);
-    id.extend_from_slice(&fs::read(&path)?);
-    Ok(id)
-}
-
-/// The fingerprint verdicts are kept under: the test's identity bytes (see [`script_identity`];
-/// a command-line test passes its command and conditions) and the input's file name, which the
-/// test sees.
+/// The fingerprint verdicts are kept under: the test's identity bytes (`Check::identity`: a
+/// script's path and bytes, or a `-c`/`--` command and its conditions) and the candidate's file
+/// name, which the test sees.
 pub fn fingerprint(test_identity: &[u8], input_name: &OsStr) -> u128 {
     let name = input_name.as_bytes();
     let mut bytes =

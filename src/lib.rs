@@ -3,6 +3,8 @@
 //! `progress`); `app` runs one reduction; the binary is a thin front end.
 
 pub mod app;
+pub mod capture;
+pub mod check;
 pub mod cli;
 pub mod diskcache;
 pub mod driver;
@@ -24,6 +26,7 @@ pub mod script;
 pub mod signal;
 pub mod sink;
 pub mod stats;
+pub mod stdin;
 pub mod tempdirs;
 pub mod tester;
 pub mod tree;

@@ -2,8 +2,6 @@
 //! for an in-place run, the resume record of its input. A cache directory that cannot be used
 //! costs one warning; the run goes on without it.
 
-use std::path::Path;
-
 use crate::cli::{Config, Output};
 use crate::diskcache::{self, DiskCache};
 use crate::resume::ResumeLog;
@@ -17,8 +15,8 @@ pub struct Persistent {
     pub warning: Option<String>,
 }
 
-/// Opens the cache for `cfg` with the test's identity bytes (a script's: see
-/// [`diskcache::script_identity`]).
+/// Opens the cache for `cfg` with the test's identity bytes (`Check::identity`: the script's
+/// path and bytes, or the command and its conditions).
 pub fn open(cfg: &Config, test_identity: &[u8]) -> Persistent {
     if !cfg.persistent_cache {
         return Persistent::default();
@@ -26,8 +24,8 @@ pub fn open(cfg: &Config, test_identity: &[u8]) -> Persistent {
     let Some(root) = diskcache::cache_root() else {
         return warn("neither XDG_CACHE_HOME nor HOME is set".into());
     };
-    let name = cfg.input.file_name().unwrap_or_default();
-    let fingerprint = diskcache::fingerprint(test_identity, name);
+    let name = cfg.candidate_name().unwrap_or_default();
+    let fingerprint = diskcache::fingerprint(test_identity, &name);
     let verdicts = match cfg.cache {
         true => match DiskCache::open(&root, fingerprint, cfg.cache_size) {
             Ok(c) => Some(c),
@@ -43,17 +41,6 @@ pub fn open(cfg: &Config, test_identity: &[u8]) -> Persistent {
         verdicts,
         resume,
         warning: None,
-    }
-}
-
-/// The identity of a script test, or a warning when the script cannot be read.
-pub fn open_for_script(cfg: &Config, script: &Path) -> Persistent {
-    if !cfg.persistent_cache {
-        return Persistent::default();
-    }
-    match diskcache::script_identity(script) {
-        Ok(id) => open(cfg, &id),
-        Err(e) => warn(format!("cannot read {} ({e})", script.display())),
     }
 }
 
