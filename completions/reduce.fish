@@ -1,4 +1,9 @@
-complete -c reduce -s t -l test -d 'The interestingness test: exit 0 = interesting' -r -F
+complete -c reduce -s t -l test -d 'The interestingness test: a script, run with the candidate\'s path as $1 (exit 0 = interesting)' -r -F
+complete -c reduce -s c -l command -d 'The test as a shell command, run with `sh -c`: each {} becomes the candidate\'s path (quoted; do not quote it again), which is also $1' -r
+complete -c reduce -l exit-code -d 'Interesting when the test exits with this status' -r
+complete -c reduce -l signal -d 'Interesting when the test is killed by a signal: any, or the one named (SEGV, ABRT, ...; a sanitizer report that aborts is ABRT)' -r
+complete -c reduce -l stdout -d 'Interesting when the test\'s stdout matches this regex (its first 4 MiB and last 1 MiB)' -r
+complete -c reduce -l stderr -d 'Interesting when the test\'s stderr matches this regex (its first 4 MiB and last 1 MiB)' -r
 complete -c reduce -l timeout -d 'Seconds before a test run is killed and counted as not interesting [default: 10x the original\'s test time, between 1 and 300]' -r
 complete -c reduce -s j -l jobs -d 'Run this many tests at once (the result does not depend on it) [default: number of cores]' -r
 complete -c reduce -l temp-dir -d 'Where candidates are written and tests run [default: $TMPDIR]' -r -F
@@ -24,6 +29,7 @@ bash\t''
 lua\t''
 text\t''"
 complete -c reduce -l max-attempts -d 'At most this many test runs in all, the check of the original included (the best result so far is kept)' -r
+complete -c reduce -l cache-size -d 'Bound of the persistent cache, in bytes or with a K, M or G suffix (the least recently used tests\' verdicts go first)' -r
 complete -c reduce -s o -l output -d 'Write the result here instead of in place (\'-\' = stdout)' -r -F
 complete -c reduce -l stats-json -d 'Write a JSON record of the run here' -r -F
 complete -c reduce -l generate-completions -d 'Print shell completions and exit' -r -f -a "bash\t''
@@ -34,12 +40,15 @@ zsh\t''"
 complete -c reduce -l check-determinism -d 'Run the test on the original 3 more times and warn if it ever flips (by default it is re-run once when a run takes under half a second)'
 complete -c reduce -l no-prefilter -d 'Hand the test candidates that parse worse than the current best (tree algorithms)'
 complete -c reduce -l no-cache -d 'Run the test again on byte-identical candidates'
+complete -c reduce -l no-persistent-cache -d 'Keep no verdicts on disk and read none: no resume of an interrupted run either (by default "not interesting" verdicts are kept in $XDG_CACHE_HOME/reduce, else ~/.cache/reduce, per test script and input name)'
+complete -c reduce -l clear-cache -d 'Remove the persistent cache (verdicts and resume records) and exit'
 complete -c reduce -l no-rewrites -d 'Only delete (perses): no rewrite passes (expressions to 0, definitions to declarations, ...)'
 complete -c reduce -l thorough -d 'No give-up rules: rewrite passes try every candidate (slower, sometimes smaller)'
+complete -c reduce -l rename -d 'Give every name the file declares a short one (a, b, ...) at the end (perses, C): fewer bytes, same tokens, harder to map back to the original'
 complete -c reduce -l force -d 'Back up over an existing, different INPUT.orig (the old one is kept as INPUT.orig.N); overwrite a read-only -o file'
 complete -c reduce -l no-format -d 'Keep the result\'s raw layout (by default a perses result is laid out one statement per line with 4-space indentation, if the test still accepts it)'
 complete -c reduce -s q -l quiet -d 'Print nothing but errors'
-complete -c reduce -s v -l verbose -d 'Show the test\'s output and exit status for the first runs and for every timeout'
+complete -c reduce -s v -l verbose -d 'Show the test\'s command line, output and exit status for the first runs and for every timeout'
 complete -c reduce -l generate-man -d 'Print the man page (roff) and exit'
 complete -c reduce -l dump-tree -d 'Print the reduction tree of INPUT and exit (for debugging)'
 complete -c reduce -s h -l help -d 'Print help (see more with \'--help\')'

@@ -19,6 +19,7 @@ use crate::rewrite::merge::MergeNames;
 use crate::rewrite::names::{Declarations, Unreferenced};
 use crate::rewrite::oracle::EditOracle;
 use crate::rewrite::params::RemoveParameter;
+use crate::rewrite::rename::Rename;
 use crate::rewrite::smallest::Smallest;
 use crate::rewrite::table::{self, RewriteTable};
 use crate::rewrite::windows::TokenWindows;
@@ -62,6 +63,8 @@ pub struct Schedule {
     pub rewrites: bool,
     /// No give-up rules.
     pub thorough: bool,
+    /// Short names for every declared name, once at the end (`--rename`).
+    pub rename: bool,
     /// Skip candidates that parse worse than the best.
     pub prefilter: bool,
     /// Lay the result out canonically at the end (kept only if the test still accepts it).
@@ -135,6 +138,9 @@ impl<'a> Driver<'a> {
     /// accepted.
     pub fn run(&mut self) -> Result<()> {
         self.reduce()?;
+        if self.schedule.rename && self.rewriter.is_some() && !self.tester.stopped() {
+            self.measured(&Rename, false)?;
+        }
         if self.schedule.format && self.rewriter.is_some() && !self.tester.stopped() {
             self.measure("layout", Self::layout)?;
         }

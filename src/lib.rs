@@ -3,7 +3,10 @@
 //! `progress`); `app` runs one reduction; the binary is a thin front end.
 
 pub mod app;
+pub mod capture;
+pub mod check;
 pub mod cli;
+pub mod diskcache;
 pub mod driver;
 pub mod exit;
 pub mod lang;
@@ -11,16 +14,19 @@ pub mod launcher;
 pub mod oracle;
 pub mod panic;
 pub mod paths;
+pub mod persist;
 pub mod pool;
 pub mod progress;
 pub mod reaper;
 pub mod reduce;
+pub mod resume;
 pub mod rewrite;
 pub mod runlock;
 pub mod script;
 pub mod signal;
 pub mod sink;
 pub mod stats;
+pub mod stdin;
 pub mod tempdirs;
 pub mod tester;
 pub mod tree;

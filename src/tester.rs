@@ -7,6 +7,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use anyhow::{Context, Result};
 use xxhash_rust::xxh3::xxh3_128;
 
+use crate::diskcache::DiskCache;
 use crate::oracle::{Outcome, RunStatus};
 use crate::pool::{Pool, Ticket};
 use crate::progress::Progress;
@@ -53,6 +54,8 @@ pub struct Tester {
     chain_seen: HashSet<u128>,
     /// Test runs charged to `--max-attempts`: the runs the serial run would have made.
     charged: u64,
+    /// The persistent "not interesting" verdicts (dropped at the first write error).
+    disk: Option<DiskCache>,
 }
 
 /// How a test of a candidate began.
@@ -93,6 +96,20 @@ impl Tester {
             pruned: HashSet::new(),
             chain_seen: HashSet::new(),
             charged: 0,
+            disk: None,
+        }
+    }
+
+    /// Uses the persistent verdicts too (only with the in-run cache on).
+    pub fn set_disk_cache(&mut self, disk: Option<DiskCache>) {
+        self.disk = disk.filter(|_| self.cache.is_some());
+    }
+
+    /// Results of the interrupted run this one resumes: known interesting, so that replaying
+    /// its path costs no test runs.
+    pub fn preload_interesting(&mut self, keys: &[u128]) {
+        if let Some(cache) = &mut self.cache {
+            cache.extend(keys.iter().map(|&k| (k, true)));
         }
     }
 
@@ -175,6 +192,15 @@ impl Tester {
             self.progress.tick(self.best.len(), &self.stats);
             return Begin::Known(hit);
         }
+        if self.disk.as_ref().is_some_and(|d| d.rejected(key)) {
+            self.stats.cache_hits += 1;
+            self.stats.persistent_hits += 1;
+            if let Some(cache) = &mut self.cache {
+                cache.insert(key, false);
+            }
+            self.progress.tick(self.best.len(), &self.stats);
+            return Begin::Known(false);
+        }
         if let Some(max) = self.max_attempts {
             // exact: never more runs than the budget, and (so that the result is the serial
             // run's whatever -j is) never a run the serial chain could not charge: while one
@@ -242,6 +268,10 @@ impl Tester {
                         return Some((ticket, None));
                     }
                     RunStatus::Cancelled => return Some((ticket, None)),
+                    RunStatus::Exited(_) | RunStatus::Signaled(_) if !o.interesting => {
+                        self.persist_rejection(key);
+                        false
+                    }
                     _ => o.interesting,
                 }
             }
@@ -256,6 +286,21 @@ impl Tester {
         }
         self.progress.tick(self.best.len(), &self.stats);
         Some((ticket, Some(interesting)))
+    }
+
+    /// Keeps a "not interesting" verdict on disk; a write error drops the persistent cache with
+    /// one warning (the run goes on without it).
+    fn persist_rejection(&mut self, key: Option<u128>) {
+        let (Some(disk), Some(key)) = (&mut self.disk, key) else {
+            return;
+        };
+        if let Err(e) = disk.reject(key) {
+            let path = disk.path().display().to_string();
+            self.disk = None;
+            self.progress.println(&format!(
+                "reduce: warning: cannot write the persistent cache {path} ({e}); going on without it"
+            ));
+        }
     }
 
     /// Stops the runs of these tickets; each still reports through `next_done`.
@@ -336,6 +381,12 @@ impl Tester {
                 "not interesting"
             }
         );
+        if let Some(command) = &o.command {
+            text.push_str(&format!("\n  $ {command}"));
+        }
+        if !o.interesting && !o.unmet.is_empty() {
+            text.push_str(&format!("\n  unmet: {}", o.unmet.join("; ")));
+        }
         for (name, out) in [("stdout", &o.stdout), ("stderr", &o.stderr)] {
             if let Some(s) = out.as_ref().filter(|s| !s.is_empty()) {
                 text.push_str(&format!("\n--- {name} ---\n{}", s.trim_end()));
@@ -380,6 +431,10 @@ macro_rules! parallel_oracle_methods {
 
         fn on_pass(&mut self, phase: &str) {
             self.tester.progress.set_phase(phase);
+        }
+
+        fn on_left(&mut self, left: Option<usize>) {
+            self.tester.progress.set_left(left);
         }
     };
 }

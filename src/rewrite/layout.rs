@@ -8,13 +8,12 @@ use tree_sitter::{Node, Tree};
 use super::table::RewriteTable;
 use super::{preorder, text};
 use crate::tree::render::would_glue;
+use crate::tree::ts::count_errors;
 
-/// The canonical layout of `src`, or `None` when the tree has errors or the layout would not
-/// give back the same tokens.
+/// The canonical layout of `src`, or `None` when the layout would not give back the same tokens
+/// or would parse with more errors than `src` (a file with ERROR regions, such as gnu89's
+/// implicit-int `main() {}`, is laid out too: the rules only read tokens and their parents).
 pub fn layout(tree: &Tree, src: &[u8], t: &RewriteTable) -> Option<Vec<u8>> {
-    if tree.root_node().has_error() {
-        return None;
-    }
     let leaves: Vec<Node> = preorder(tree)
         .into_iter()
         .filter(|n| is_token(*n, t) && n.start_byte() < n.end_byte())
@@ -43,7 +42,8 @@ pub fn layout(tree: &Tree, src: &[u8], t: &RewriteTable) -> Option<Vec<u8>> {
     }
     trim_blanks(&mut out);
     out.push(b'\n');
-    let same = tokens(tree, src, t) == tokens_of(&out, &tree.language(), t);
+    let (again, errors) = reparse(&out, &tree.language(), t)?;
+    let same = tokens(tree, src, t) == again && errors <= count_errors(tree).0;
     same.then_some(out)
 }
 
@@ -81,9 +81,19 @@ fn ends_line(n: Node, next: Option<Node>, src: &[u8], t: &RewriteTable) -> bool 
     match tok {
         b";" => parent != Some("for_statement"),
         b"{" => opens_block(n, t),
+        // a function body's `}` always ends its line; another `}` is followed on its line by
+        // what completes its statement (`} S;`, `} else`, `},`)
+        b"}" if closes_function(n, t) => true,
         b"}" => !matches!(next_tok, b";" | b"," | b")" | b"else") && !is_name(next, t),
         _ => false,
     }
+}
+
+fn closes_function(brace: Node, t: &RewriteTable) -> bool {
+    brace
+        .parent()
+        .and_then(|body| body.parent())
+        .is_some_and(|f| f.kind() == t.function_definition)
 }
 
 fn is_name(n: Node, t: &RewriteTable) -> bool {
@@ -151,18 +161,16 @@ fn tokens<'s>(tree: &Tree, src: &'s [u8], t: &RewriteTable) -> Vec<&'s [u8]> {
         .collect()
 }
 
-fn tokens_of(out: &[u8], language: &tree_sitter::Language, t: &RewriteTable) -> Vec<Vec<u8>> {
+/// The token texts and the error count of `out` parsed afresh.
+fn reparse<'o>(
+    out: &'o [u8],
+    language: &tree_sitter::Language,
+    t: &RewriteTable,
+) -> Option<(Vec<&'o [u8]>, usize)> {
     let mut parser = tree_sitter::Parser::new();
-    if parser.set_language(language).is_err() {
-        return Vec::new();
-    }
-    let Some(tree) = parser.parse(out, None) else {
-        return Vec::new();
-    };
-    tokens(&tree, out, t)
-        .into_iter()
-        .map(<[u8]>::to_vec)
-        .collect()
+    parser.set_language(language).ok()?;
+    let tree = parser.parse(out, None)?;
+    Some((tokens(&tree, out, t), count_errors(&tree).0))
 }
 
 #[cfg(test)]
@@ -208,8 +216,38 @@ mod tests {
     }
 
     #[test]
-    fn a_file_with_errors_is_left_alone() {
-        let src = "int main( {";
-        assert!(layout(&parse(src), src.as_bytes(), &C).is_none());
+    fn files_with_error_regions_keep_their_tokens_and_parse_no_worse() {
+        let broken = [
+            "int main( { x\n#if 1\n#endif\n",
+            "int a = \n#define X 1\n 2;",
+            "f(a b c) { x y; }",
+            "int x; } int y;",
+            "a ) b ( c",
+            "struct { int a } b;",
+            "if (x) {",
+        ];
+        for src in broken {
+            let tree = parse(src);
+            let out = layout(&tree, src.as_bytes(), &C).expect("a layout");
+            let (tokens_after, errors_after) = reparse(&out, &tree.language(), &C).expect("parses");
+            assert_eq!(tokens(&tree, src.as_bytes(), &C), tokens_after, "{src:?}");
+            assert!(errors_after <= count_errors(&tree).0, "{src:?}");
+        }
+    }
+
+    #[test]
+    fn a_function_after_a_function_starts_a_new_line() {
+        assert_eq!(
+            laid_out("int *g(void) { return 0; } void f() { *g() = 0; }"),
+            "int *g(void) {\n    return 0;\n}\nvoid f() {\n    *g() = 0;\n}\n"
+        );
+    }
+
+    #[test]
+    fn an_implicit_int_function_is_laid_out_despite_its_error_region() {
+        assert_eq!(
+            laid_out("main()\n{ crash();}"),
+            "main() {\n    crash();\n}\n"
+        );
     }
 }
