@@ -67,9 +67,15 @@ Exit codes: 0 done, 2 usage, 3 original not interesting, 4 bad input, 5 bad test
 #[derive(Debug, Parser)]
 #[command(name = "reduce", version, about, after_help = EXAMPLES)]
 pub struct Args {
-    /// The file to reduce (reduced in place unless -o is given; the original is kept as FILE.orig)
+    /// The file to reduce (reduced in place unless -o is given; the original is kept as
+    /// FILE.orig), or a directory whose files are reduced together (kept as DIR.orig)
     #[arg(value_name = "INPUT", required_unless_present_any = ["generate_completions", "generate_man"])]
     pub input: Option<PathBuf>,
+
+    /// More files reduced together with INPUT: every test sees them all, in their relative
+    /// layout (see "Many files" in the README)
+    #[arg(value_name = "MORE")]
+    pub more_inputs: Vec<PathBuf>,
 
     /// The interestingness test: exit 0 = interesting
     #[arg(
@@ -150,7 +156,11 @@ pub struct Args {
     #[arg(long, help_heading = "Reduction options")]
     pub thorough: bool,
 
-    /// Write the result here instead of in place ('-' = stdout)
+    /// Several files or a directory: a file may disappear from the result, not only become empty
+    #[arg(long, help_heading = "Reduction options")]
+    pub delete_files: bool,
+
+    /// Write the result here instead of in place ('-' = stdout; a directory for several files)
     #[arg(short, long, value_name = "FILE", help_heading = "Output options")]
     pub output: Option<PathBuf>,
 
@@ -207,6 +217,10 @@ pub enum Output {
 #[derive(Clone, Debug)]
 pub struct Config {
     pub input: PathBuf,
+    /// Further files reduced together with `input` (see [`crate::multi`]).
+    pub more_inputs: Vec<PathBuf>,
+    /// A file of a multi-file run may disappear.
+    pub delete_files: bool,
     pub script: PathBuf,
     pub algo: Option<Algo>,
     pub unit: UnitKind,
@@ -272,6 +286,8 @@ impl Args {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         Ok(Config {
             input: self.input.ok_or_else(|| usage("missing INPUT".into()))?,
+            more_inputs: self.more_inputs,
+            delete_files: self.delete_files,
             script: self
                 .test
                 .ok_or_else(|| usage("missing --test SCRIPT".into()))?,

@@ -28,6 +28,7 @@ use wait_timeout::ChildExt;
 
 use crate::exit::{FailureKind, fail};
 use crate::launcher::{self, Launcher};
+use crate::multi::frame::Frame;
 pub use crate::script::ensure_script_runnable;
 use crate::tempdirs::make_owner_writable;
 use crate::{reaper, signal};
@@ -214,6 +215,12 @@ impl ScriptOracle {
     /// Runs the script on `candidate`. Errs only when the candidate or the capture files cannot
     /// be written or the script cannot be started.
     pub fn run(&mut self, candidate: &[u8]) -> anyhow::Result<Outcome> {
+        self.run_in(candidate, None)
+    }
+
+    /// Runs the script on `candidate` as one file of a multi-file set: the directory holds the
+    /// whole `frame` and `$1` is the frame's argument.
+    pub fn run_in(&mut self, candidate: &[u8], frame: Option<&Frame>) -> anyhow::Result<Outcome> {
         if signal::interrupted() {
             return Ok(Outcome::uninteresting(
                 RunStatus::Interrupted,
@@ -221,7 +228,12 @@ impl ScriptOracle {
             ));
         }
         self.reset_dir()?;
-        let path = self.write_candidate(candidate)?;
+        let path = match frame {
+            Some(frame) => frame
+                .write_into(&self.dir, candidate)
+                .map_err(|e| fail(FailureKind::Io, format!("{e:#}")))?,
+            None => self.write_candidate(candidate)?,
+        };
         let start = Instant::now();
         let status = match self.cfg.launcher.is_some() {
             true => self.run_job(&path)?,
