@@ -144,7 +144,10 @@ impl Frame {
             };
             write_new(&path, bytes, m.mode)?;
         }
-        Ok(dir.join(&self.arg))
+        Ok(match self.arg.as_os_str().is_empty() {
+            true => dir.to_path_buf(),
+            false => dir.join(&self.arg),
+        })
     }
 
     /// Stores a new best of the current file: the one file it changes is replaced atomically

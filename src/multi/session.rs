@@ -140,14 +140,18 @@ impl Session {
         }
         if !outcome.interesting {
             let timeout = self.cfg.timeout.unwrap_or(cli::MAX_DEFAULT_TIMEOUT);
+            let script = std::path::absolute(&self.cfg.script).unwrap_or_default();
+            let arg = match self.set.arg.as_os_str().is_empty() {
+                true => "\"$d\"".to_string(),
+                false => format!("\"$d\"/{}", shell_quote(&self.set.arg.to_string_lossy())),
+            };
             return Err(fail(
                 FailureKind::NotInteresting,
                 format!(
-                    "the original files are not interesting: the test {}; nothing was changed. Check it by hand:\n  d=$(mktemp -d) && cp -R {}/. \"$d\" && (cd \"$d\" && {} \"$d\"/{}; echo \"exit status: $?\")",
+                    "the original files are not interesting: the test {}; nothing was changed. Check it by hand:\n  d=$(mktemp -d) && cp -R {}/. \"$d\" && (cd \"$d\" && {} {arg}; echo \"exit status: $?\")",
                     outcome.status.describe(timeout),
                     shell_quote(&self.set.root.to_string_lossy()),
-                    shell_quote(&self.cfg.script.to_string_lossy()),
-                    shell_quote(&self.set.arg.to_string_lossy()),
+                    shell_quote(&script.to_string_lossy()),
                 ),
             ));
         }

@@ -7,6 +7,7 @@ mod completions;
 mod crash;
 mod golden;
 mod hygiene;
+mod multi;
 mod props;
 mod safety;
 mod speed;
