@@ -551,7 +551,7 @@ pub fn summary(r: &Record) -> String {
 }
 
 /// Below this, the original's test is run a second time to catch flaky tests.
-const CHEAP_TEST: Duration = Duration::from_millis(500);
+pub(crate) const CHEAP_TEST: Duration = Duration::from_millis(500);
 
 pub(crate) fn default_timeout(original: Duration) -> Duration {
     (original * cli::DEFAULT_TIMEOUT_FACTOR)

@@ -58,8 +58,10 @@ pub fn load_dir(dir: &Path, skip: &[PathBuf]) -> Result<FileSet> {
             .map_err(|e| bad(format!("input {} cannot be read ({e})", shown(dir, &rel))))?;
         names.sort();
         for name in names {
+            // a temp file of an atomic write that a killed run left behind is not the user's
+            let leftover = name.as_encoded_bytes().starts_with(b".reduce-");
             let rel = rel.join(name);
-            if skip.contains(&root.join(&rel)) {
+            if leftover || skip.contains(&root.join(&rel)) {
                 continue;
             }
             if let Some(member) = read_member(&root, &rel, dir)? {
