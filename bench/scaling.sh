@@ -8,7 +8,8 @@
 # case of /work/shared/bench/cases. For each case and each -j: wall time, speedup over -j1,
 # test runs, worker utilisation test_seconds / (wall x j), and whether the output is
 # byte-identical to -j1's. With -l JOBS (and SLURM_CONF set, see scripts/slurm-start.sh) the
-# same run also goes through `srun` at -j JOBS. Rows go to bench/scaling.tsv (appended), the
+# same run also goes through `srun` at -j JOBS: one job per test (mode slurm), and job steps
+# inside one `salloc` allocation (mode salloc). Rows go to bench/scaling.tsv (appended), the
 # Markdown table to stdout. Extra reduce flags: $REDUCE_ARGS. One reduction at a time.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -39,13 +40,17 @@ run_one() { # case_dir name mode jobs -> prints "wall tests test_s bytes sha"
   chmod +x "$w/test.sh"
   cp "$dir/input.c" "$w/input.c"
   mkdir -p "$w/tmp"
-  local extra=()
-  if [ "$mode" = slurm ]; then
+  local extra=() alloc=()
+  if [ "$mode" = salloc ]; then
+    # one allocation of JOBS tasks, each test a job step inside it (no per-test job allocation)
+    alloc=(salloc -Q -O -n "$jobs")
+    extra=(--launcher 'srun --exact -O -n1 -Q -J {name} --chdir={dir} --' --work-dir "$w/tmp")
+  elif [ "$mode" = slurm ]; then
     extra=(--launcher 'srun -Q -J {name} --chdir={dir} --' --work-dir "$w/tmp")
   else
     extra=(--temp-dir "$w/tmp")
   fi
-  (cd "$w" && "$bin" -q -j "$jobs" "${extra[@]}" ${REDUCE_ARGS:-} --stats-json "$w/stats.json" \
+  (cd "$w" && ${alloc[@]+"${alloc[@]}"} "$bin" -q -j "$jobs" "${extra[@]}" ${REDUCE_ARGS:-} --stats-json "$w/stats.json" \
       --test "$w/test.sh" -o "$w/out.c" input.c) || { echo "reduce failed in $w" >&2; return 1; }
   echo "$(stat "$w/stats.json" wall_seconds) $(stat "$w/stats.json" tests) \
 $(stat "$w/stats.json" test_seconds) $(wc -c < "$w/out.c") $(sha256sum "$w/out.c" | cut -c1-12)"
@@ -61,7 +66,7 @@ for dir in "$@"; do
   base_wall="" base_sha=""
   modes=()
   for j in $widths; do modes+=("local:$j"); done
-  [ -n "$slurm_jobs" ] && modes+=("slurm:$slurm_jobs")
+  [ -n "$slurm_jobs" ] && modes+=("slurm:$slurm_jobs" "salloc:$slurm_jobs")
   for m in "${modes[@]}"; do
     mode=${m%%:*} j=${m##*:}
     read -r wall tests test_s bytes sha < <(run_one "$dir" "$name" "$mode" "$j") || continue

@@ -43,6 +43,7 @@ Register-ArgumentCompleter -Native -CommandName 'reduce' -ScriptBlock {
             [CompletionResult]::new('--no-cache', '--no-cache', [CompletionResultType]::ParameterName, 'Run the test again on byte-identical candidates')
             [CompletionResult]::new('--no-rewrites', '--no-rewrites', [CompletionResultType]::ParameterName, 'Only delete (perses): no rewrite passes (expressions to 0, definitions to declarations, ...)')
             [CompletionResult]::new('--thorough', '--thorough', [CompletionResultType]::ParameterName, 'No give-up rules: rewrite passes try every candidate (slower, sometimes smaller)')
+            [CompletionResult]::new('--rename', '--rename', [CompletionResultType]::ParameterName, 'Give every name the file declares a short one (a, b, ...) at the end (perses, C): fewer bytes, same tokens, harder to map back to the original')
             [CompletionResult]::new('--delete-files', '--delete-files', [CompletionResultType]::ParameterName, 'Several files or a directory: a file may disappear from the result, not only become empty')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Back up over an existing, different INPUT.orig (the old one is kept as INPUT.orig.N); overwrite a read-only -o file')
             [CompletionResult]::new('--no-format', '--no-format', [CompletionResultType]::ParameterName, 'Keep the result''s raw layout (by default a perses result is laid out one statement per line with 4-space indentation, if the test still accepts it)')

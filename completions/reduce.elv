@@ -40,6 +40,7 @@ set edit:completion:arg-completer[reduce] = {|@words|
             cand --no-cache 'Run the test again on byte-identical candidates'
             cand --no-rewrites 'Only delete (perses): no rewrite passes (expressions to 0, definitions to declarations, ...)'
             cand --thorough 'No give-up rules: rewrite passes try every candidate (slower, sometimes smaller)'
+            cand --rename 'Give every name the file declares a short one (a, b, ...) at the end (perses, C): fewer bytes, same tokens, harder to map back to the original'
             cand --delete-files 'Several files or a directory: a file may disappear from the result, not only become empty'
             cand --force 'Back up over an existing, different INPUT.orig (the old one is kept as INPUT.orig.N); overwrite a read-only -o file'
             cand --no-format 'Keep the result''s raw layout (by default a perses result is laid out one statement per line with 4-space indentation, if the test still accepts it)'

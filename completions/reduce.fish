@@ -36,6 +36,7 @@ complete -c reduce -l no-prefilter -d 'Hand the test candidates that parse worse
 complete -c reduce -l no-cache -d 'Run the test again on byte-identical candidates'
 complete -c reduce -l no-rewrites -d 'Only delete (perses): no rewrite passes (expressions to 0, definitions to declarations, ...)'
 complete -c reduce -l thorough -d 'No give-up rules: rewrite passes try every candidate (slower, sometimes smaller)'
+complete -c reduce -l rename -d 'Give every name the file declares a short one (a, b, ...) at the end (perses, C): fewer bytes, same tokens, harder to map back to the original'
 complete -c reduce -l delete-files -d 'Several files or a directory: a file may disappear from the result, not only become empty'
 complete -c reduce -l force -d 'Back up over an existing, different INPUT.orig (the old one is kept as INPUT.orig.N); overwrite a read-only -o file'
 complete -c reduce -l no-format -d 'Keep the result\'s raw layout (by default a perses result is laid out one statement per line with 4-space indentation, if the test still accepts it)'

@@ -156,6 +156,11 @@ pub struct Args {
     #[arg(long, help_heading = "Reduction options")]
     pub thorough: bool,
 
+    /// Give every name the file declares a short one (a, b, ...) at the end (perses, C): fewer
+    /// bytes, same tokens, harder to map back to the original
+    #[arg(long, help_heading = "Reduction options")]
+    pub rename: bool,
+
     /// Several files or a directory: a file may disappear from the result, not only become empty
     #[arg(long, help_heading = "Reduction options")]
     pub delete_files: bool,
@@ -234,6 +239,7 @@ pub struct Config {
     pub cache: bool,
     pub rewrites: bool,
     pub thorough: bool,
+    pub rename: bool,
     pub format: bool,
     pub output: Output,
     pub force: bool,
@@ -303,6 +309,7 @@ impl Args {
             cache: !self.no_cache,
             rewrites: !self.no_rewrites,
             thorough: self.thorough,
+            rename: self.rename,
             format: !self.no_format,
             output,
             force: self.force,

@@ -19,6 +19,7 @@ use crate::rewrite::merge::MergeNames;
 use crate::rewrite::names::{Declarations, Unreferenced};
 use crate::rewrite::oracle::EditOracle;
 use crate::rewrite::params::RemoveParameter;
+use crate::rewrite::rename::Rename;
 use crate::rewrite::smallest::Smallest;
 use crate::rewrite::windows::TokenWindows;
 use crate::rewrite::{EditSpace, Pass, layers_of_hunks};
@@ -54,6 +55,8 @@ pub struct Schedule {
     pub rewrites: bool,
     /// No give-up rules.
     pub thorough: bool,
+    /// Short names for every declared name, once at the end (`--rename`).
+    pub rename: bool,
     /// Skip candidates that parse worse than the best.
     pub prefilter: bool,
     /// Lay the result out canonically at the end (kept only if the test still accepts it).
@@ -124,6 +127,9 @@ impl<'a> Driver<'a> {
     /// accepted.
     pub fn run(&mut self) -> Result<()> {
         self.reduce()?;
+        if self.schedule.rename && self.c_parser.is_some() && !self.tester.stopped() {
+            self.measured(&Rename)?;
+        }
         if self.schedule.format && self.c_parser.is_some() && !self.tester.stopped() {
             self.measure("layout", Self::layout)?;
         }

@@ -118,6 +118,7 @@ fn run_tree(tester: &mut Tester, job: &Job, done: &mut Reduced) -> Result<()> {
         },
         rewrites: job.algo == Algo::Perses && cfg.rewrites,
         thorough: cfg.thorough,
+        rename: job.algo == Algo::Perses && cfg.rename,
         prefilter: cfg.prefilter,
         format: job.algo == Algo::Perses && cfg.rewrites && cfg.format,
     };

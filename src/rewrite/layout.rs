@@ -8,13 +8,12 @@ use tree_sitter::{Node, Tree};
 use super::c::{C, RewriteTable};
 use super::{preorder, text};
 use crate::tree::render::would_glue;
+use crate::tree::ts::count_errors;
 
-/// The canonical layout of `src`, or `None` when the tree has errors or the layout would not
-/// give back the same tokens.
+/// The canonical layout of `src`, or `None` when the layout would not give back the same tokens
+/// or would parse with more errors than `src` (a file with ERROR regions, such as gnu89's
+/// implicit-int `main() {}`, is laid out too: the rules only read tokens and their parents).
 pub fn layout(tree: &Tree, src: &[u8]) -> Option<Vec<u8>> {
-    if tree.root_node().has_error() {
-        return None;
-    }
     let t = &C;
     let leaves: Vec<Node> = preorder(tree)
         .into_iter()
@@ -44,7 +43,8 @@ pub fn layout(tree: &Tree, src: &[u8]) -> Option<Vec<u8>> {
     }
     trim_blanks(&mut out);
     out.push(b'\n');
-    let same = tokens(tree, src) == tokens_of(&out);
+    let (again, errors) = reparse(&out)?;
+    let same = tokens(tree, src) == again && errors <= count_errors(tree).0;
     same.then_some(out)
 }
 
@@ -141,18 +141,12 @@ fn tokens<'s>(tree: &Tree, src: &'s [u8]) -> Vec<&'s [u8]> {
         .collect()
 }
 
-fn tokens_of(out: &[u8]) -> Vec<Vec<u8>> {
+/// The token texts and the error count of `out` parsed afresh.
+fn reparse(out: &[u8]) -> Option<(Vec<&[u8]>, usize)> {
     let mut parser = tree_sitter::Parser::new();
-    if parser
-        .set_language(&tree_sitter_c::LANGUAGE.into())
-        .is_err()
-    {
-        return Vec::new();
-    }
-    let Some(tree) = parser.parse(out, None) else {
-        return Vec::new();
-    };
-    tokens(&tree, out).into_iter().map(<[u8]>::to_vec).collect()
+    parser.set_language(&tree_sitter_c::LANGUAGE.into()).ok()?;
+    let tree = parser.parse(out, None)?;
+    Some((tokens(&tree, out), count_errors(&tree).0))
 }
 
 #[cfg(test)]
@@ -186,8 +180,30 @@ mod tests {
     }
 
     #[test]
-    fn a_file_with_errors_is_left_alone() {
-        let src = "int main( {";
-        assert!(layout(&parse(src), src.as_bytes()).is_none());
+    fn files_with_error_regions_keep_their_tokens_and_parse_no_worse() {
+        let broken = [
+            "int main( { x\n#if 1\n#endif\n",
+            "int a = \n#define X 1\n 2;",
+            "f(a b c) { x y; }",
+            "int x; } int y;",
+            "a ) b ( c",
+            "struct { int a } b;",
+            "if (x) {",
+        ];
+        for src in broken {
+            let tree = parse(src);
+            let out = layout(&tree, src.as_bytes()).expect("a layout");
+            let (tokens_after, errors_after) = reparse(&out).expect("parses");
+            assert_eq!(tokens(&tree, src.as_bytes()), tokens_after, "{src:?}");
+            assert!(errors_after <= count_errors(&tree).0, "{src:?}");
+        }
+    }
+
+    #[test]
+    fn an_implicit_int_function_is_laid_out_despite_its_error_region() {
+        assert_eq!(
+            laid_out("main()\n{ crash();}"),
+            "main() {\n    crash();\n}\n"
+        );
     }
 }

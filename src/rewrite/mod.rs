@@ -15,6 +15,7 @@ pub mod merge;
 pub mod names;
 pub mod oracle;
 pub mod params;
+pub mod rename;
 pub mod smallest;
 pub mod windows;
 

@@ -222,3 +222,31 @@ fn perses_beats_ddmin_on_every_language_fixture() {
         table.join("\n")
     );
 }
+
+#[test]
+fn rename_gives_declared_names_short_ones_and_keeps_the_tokens() {
+    let env = crate::util::TestEnv::new();
+    env.write(
+        "in.c",
+        "struct point { int xcoord; int ycoord; };\nint counter;\nint bump(struct point *where, int amount) { counter += amount + where->xcoord; if (counter > 3) crash(); return counter; }\n",
+    );
+    let script = env.script(
+        "t.sh",
+        "grep -q 'crash()' \"$1\" && grep -q -- '->' \"$1\" && gcc -std=gnu89 -w -fsyntax-only -x c \"$1\"",
+    );
+    for (out, extra) in [("plain.c", None), ("renamed.c", Some("--rename"))] {
+        let mut args = vec!["-q", "-j1", "-o", out, "--test", "t.sh", "in.c"];
+        args.extend(extra);
+        env.run(args).expect_code(0);
+    }
+    let (plain, renamed) = (env.read("plain.c"), env.read("renamed.c"));
+    assert!(env.passes(&script, "renamed.c", &renamed));
+    let text = String::from_utf8_lossy(&renamed);
+    assert!(text.contains("crash()"), "{text}");
+    for long in ["point", "xcoord", "where"] {
+        assert!(!text.contains(long), "{long} kept: {text}");
+    }
+    let tokens = |b: &[u8]| squash(b).split(' ').count();
+    assert!(renamed.len() < plain.len(), "{text}");
+    assert_eq!(tokens(&renamed), tokens(&plain), "{text}");
+}
