@@ -3,7 +3,8 @@
 //! Each [`ScriptOracle`] owns a private temporary directory. A run empties it, writes the
 //! candidate there under the input's own file name (so C-Reduce style scripts that say
 //! `grep foo input.c` work) and runs the script in it with the candidate's absolute path as its
-//! first argument, stdin from `/dev/null`, in its own process group. Exit status 0 means
+//! first argument, stdin from `/dev/null`, in its own process group. In a multi-file run the
+//! directory holds the whole set instead (see [`crate::multi::frame`]). Exit status 0 means
 //! "interesting"; any other status, death by a signal, a timeout or an interrupt means not.
 //!
 //! The whole process group is killed after every run, so a script's background jobs never
