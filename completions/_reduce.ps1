@@ -21,8 +21,14 @@ Register-ArgumentCompleter -Native -CommandName 'reduce' -ScriptBlock {
 
     $completions = @(switch ($command) {
         'reduce' {
-            [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'The interestingness test: exit 0 = interesting')
-            [CompletionResult]::new('--test', '--test', [CompletionResultType]::ParameterName, 'The interestingness test: exit 0 = interesting')
+            [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'The interestingness test: a script, run with the candidate''s path as $1 (exit 0 = interesting)')
+            [CompletionResult]::new('--test', '--test', [CompletionResultType]::ParameterName, 'The interestingness test: a script, run with the candidate''s path as $1 (exit 0 = interesting)')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'The test as a shell command, run with `sh -c`: each {} becomes the candidate''s path (quoted; do not quote it again), which is also $1')
+            [CompletionResult]::new('--command', '--command', [CompletionResultType]::ParameterName, 'The test as a shell command, run with `sh -c`: each {} becomes the candidate''s path (quoted; do not quote it again), which is also $1')
+            [CompletionResult]::new('--exit-code', '--exit-code', [CompletionResultType]::ParameterName, 'Interesting when the test exits with this status')
+            [CompletionResult]::new('--signal', '--signal', [CompletionResultType]::ParameterName, 'Interesting when the test is killed by a signal: any, or the one named (SEGV, ABRT, ...; a sanitizer report that aborts is ABRT)')
+            [CompletionResult]::new('--stdout', '--stdout', [CompletionResultType]::ParameterName, 'Interesting when the test''s stdout matches this regex (its first 4 MiB and last 1 MiB)')
+            [CompletionResult]::new('--stderr', '--stderr', [CompletionResultType]::ParameterName, 'Interesting when the test''s stderr matches this regex (its first 4 MiB and last 1 MiB)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds before a test run is killed and counted as not interesting [default: 10x the original''s test time, between 1 and 300]')
             [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Run this many tests at once (the result does not depend on it) [default: number of cores]')
             [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Run this many tests at once (the result does not depend on it) [default: number of cores]')
@@ -49,8 +55,8 @@ Register-ArgumentCompleter -Native -CommandName 'reduce' -ScriptBlock {
             [CompletionResult]::new('--no-format', '--no-format', [CompletionResultType]::ParameterName, 'Keep the result''s raw layout (by default a perses result is laid out one statement per line with 4-space indentation, if the test still accepts it)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but errors')
-            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show the test''s output and exit status for the first runs and for every timeout')
-            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Show the test''s output and exit status for the first runs and for every timeout')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show the test''s command line, output and exit status for the first runs and for every timeout')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Show the test''s command line, output and exit status for the first runs and for every timeout')
             [CompletionResult]::new('--generate-man', '--generate-man', [CompletionResultType]::ParameterName, 'Print the man page (roff) and exit')
             [CompletionResult]::new('--dump-tree', '--dump-tree', [CompletionResultType]::ParameterName, 'Print the reduction tree of INPUT and exit (for debugging)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')

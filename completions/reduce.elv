@@ -18,8 +18,14 @@ set edit:completion:arg-completer[reduce] = {|@words|
     }
     var completions = [
         &'reduce'= {
-            cand -t 'The interestingness test: exit 0 = interesting'
-            cand --test 'The interestingness test: exit 0 = interesting'
+            cand -t 'The interestingness test: a script, run with the candidate''s path as $1 (exit 0 = interesting)'
+            cand --test 'The interestingness test: a script, run with the candidate''s path as $1 (exit 0 = interesting)'
+            cand -c 'The test as a shell command, run with `sh -c`: each {} becomes the candidate''s path (quoted; do not quote it again), which is also $1'
+            cand --command 'The test as a shell command, run with `sh -c`: each {} becomes the candidate''s path (quoted; do not quote it again), which is also $1'
+            cand --exit-code 'Interesting when the test exits with this status'
+            cand --signal 'Interesting when the test is killed by a signal: any, or the one named (SEGV, ABRT, ...; a sanitizer report that aborts is ABRT)'
+            cand --stdout 'Interesting when the test''s stdout matches this regex (its first 4 MiB and last 1 MiB)'
+            cand --stderr 'Interesting when the test''s stderr matches this regex (its first 4 MiB and last 1 MiB)'
             cand --timeout 'Seconds before a test run is killed and counted as not interesting [default: 10x the original''s test time, between 1 and 300]'
             cand -j 'Run this many tests at once (the result does not depend on it) [default: number of cores]'
             cand --jobs 'Run this many tests at once (the result does not depend on it) [default: number of cores]'
@@ -46,8 +52,8 @@ set edit:completion:arg-completer[reduce] = {|@words|
             cand --no-format 'Keep the result''s raw layout (by default a perses result is laid out one statement per line with 4-space indentation, if the test still accepts it)'
             cand -q 'Print nothing but errors'
             cand --quiet 'Print nothing but errors'
-            cand -v 'Show the test''s output and exit status for the first runs and for every timeout'
-            cand --verbose 'Show the test''s output and exit status for the first runs and for every timeout'
+            cand -v 'Show the test''s command line, output and exit status for the first runs and for every timeout'
+            cand --verbose 'Show the test''s command line, output and exit status for the first runs and for every timeout'
             cand --generate-man 'Print the man page (roff) and exit'
             cand --dump-tree 'Print the reduction tree of INPUT and exit (for debugging)'
             cand -h 'Print help (see more with ''--help'')'

@@ -1,4 +1,9 @@
-complete -c reduce -s t -l test -d 'The interestingness test: exit 0 = interesting' -r -F
+complete -c reduce -s t -l test -d 'The interestingness test: a script, run with the candidate\'s path as $1 (exit 0 = interesting)' -r -F
+complete -c reduce -s c -l command -d 'The test as a shell command, run with `sh -c`: each {} becomes the candidate\'s path (quoted; do not quote it again), which is also $1' -r
+complete -c reduce -l exit-code -d 'Interesting when the test exits with this status' -r
+complete -c reduce -l signal -d 'Interesting when the test is killed by a signal: any, or the one named (SEGV, ABRT, ...; a sanitizer report that aborts is ABRT)' -r
+complete -c reduce -l stdout -d 'Interesting when the test\'s stdout matches this regex (its first 4 MiB and last 1 MiB)' -r
+complete -c reduce -l stderr -d 'Interesting when the test\'s stderr matches this regex (its first 4 MiB and last 1 MiB)' -r
 complete -c reduce -l timeout -d 'Seconds before a test run is killed and counted as not interesting [default: 10x the original\'s test time, between 1 and 300]' -r
 complete -c reduce -s j -l jobs -d 'Run this many tests at once (the result does not depend on it) [default: number of cores]' -r
 complete -c reduce -l temp-dir -d 'Where candidates are written and tests run [default: $TMPDIR]' -r -F
@@ -41,7 +46,7 @@ complete -c reduce -l delete-files -d 'Several files or a directory: a file may 
 complete -c reduce -l force -d 'Back up over an existing, different INPUT.orig (the old one is kept as INPUT.orig.N); overwrite a read-only -o file'
 complete -c reduce -l no-format -d 'Keep the result\'s raw layout (by default a perses result is laid out one statement per line with 4-space indentation, if the test still accepts it)'
 complete -c reduce -s q -l quiet -d 'Print nothing but errors'
-complete -c reduce -s v -l verbose -d 'Show the test\'s output and exit status for the first runs and for every timeout'
+complete -c reduce -s v -l verbose -d 'Show the test\'s command line, output and exit status for the first runs and for every timeout'
 complete -c reduce -l generate-man -d 'Print the man page (roff) and exit'
 complete -c reduce -l dump-tree -d 'Print the reduction tree of INPUT and exit (for debugging)'
 complete -c reduce -s h -l help -d 'Print help (see more with \'--help\')'

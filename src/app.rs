@@ -7,10 +7,11 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use clap::CommandFactory;
 
+use crate::check::{Check, shell_quote};
 use crate::cli::{self, Algo, Args, Config, Output};
 use crate::driver::{PassStats, pass_table};
 use crate::exit::{self, FailureKind, fail};
-use crate::oracle::{self, ScriptConfig};
+use crate::oracle::ScriptConfig;
 use crate::paths::{Role, check_distinct, parent_of, probe_writable, resolve_new};
 use crate::pool::Pool;
 use crate::progress::{Progress, percent_text};
@@ -42,48 +43,57 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if crate::multi::wanted(&cfg)? {
         return crate::multi::run(cfg);
     }
-    let input = read_input(&cfg.input)?;
+    let input = match cfg.stdin {
+        true => crate::stdin::read_stdin()?,
+        false => read_input(&cfg.input)?,
+    };
     let front = front_for(&cfg, &input)?;
     let algo = choose_algo(&cfg, &input, front.as_ref())?;
     if cfg.dump_tree {
         return dump_tree(front.as_ref(), &input);
     }
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    let script = oracle::ensure_script_runnable(&cfg.script, &cwd)
-        .map_err(|e| fail(FailureKind::BadScript, format!("{e:#}")))?;
-    check_files(&cfg, &script)?;
+    let check = cfg.check.clone().ensure_runnable(&cwd)?;
+    check_files(&cfg, &check)?;
     let plan = SinkPlan::new(&cfg.output, &cfg.input, cfg.force)?;
     let _lock = match plan.locked_file() {
         Some(file) => RunLock::acquire(file)?,
         None => None,
     };
-    Session::start(cfg, script, input, algo, front, plan)?.finish()
+    Session::start(cfg, check, input, algo, front, plan)?.finish()
 }
 
 /// Before anything runs: no file the run writes may be another file of the run, and the
 /// --stats-json location must be writable (it is written only at the end).
-fn check_files(cfg: &Config, script: &Path) -> Result<()> {
+fn check_files(cfg: &Config, check: &Check) -> Result<()> {
     let backup = backup_path(&cfg.input);
-    let mut roles = vec![
-        Role {
+    let mut roles = Vec::new();
+    if !cfg.stdin {
+        roles.push(Role {
             what: format!("the input {}", cfg.input.display()),
             path: &cfg.input,
             written: cfg.output == Output::InPlace,
             is_input: true,
-        },
-        Role {
-            what: format!("the test script {}", script.display()),
-            path: script,
-            written: false,
-            is_input: false,
-        },
-        Role {
+        });
+        roles.push(Role {
             what: format!("the backup {}", backup.display()),
             path: &backup,
             written: cfg.output == Output::InPlace || backup.exists(),
             is_input: false,
-        },
-    ];
+        });
+    }
+    if let Some(script) = check.file() {
+        let what = match check.command {
+            crate::check::TestCommand::Script(_) => "the test script",
+            _ => "the test program",
+        };
+        roles.push(Role {
+            what: format!("{what} {}", script.display()),
+            path: script,
+            written: false,
+            is_input: false,
+        });
+    }
     if let Output::File(out) = &cfg.output {
         roles.push(Role {
             what: format!("-o {}", out.display()),
@@ -100,7 +110,11 @@ fn check_files(cfg: &Config, script: &Path) -> Result<()> {
             is_input: false,
         });
     }
-    if same_file(&cfg.input, script) {
+    if !cfg.stdin
+        && check
+            .file()
+            .is_some_and(|script| same_file(&cfg.input, script))
+    {
         return Err(fail(
             FailureKind::Usage,
             format!(
@@ -232,7 +246,7 @@ fn choose_algo(cfg: &Config, input: &[u8], front: Option<&Front>) -> Result<Algo
             FailureKind::BadInput,
             format!(
                 "{} is not UTF-8 text (binary or NUL bytes), which --algo {} needs; use --algo bytes or --algo ddmin",
-                cfg.input.display(),
+                cfg.input_label(),
                 algo.name()
             ),
         ));
@@ -260,6 +274,8 @@ struct Session {
     algo: Algo,
     front: Option<Front>,
     original: Vec<u8>,
+    /// The test, its script or program resolved.
+    check: Check,
     tester: Tester,
     start: Instant,
     rounds: u32,
@@ -271,19 +287,17 @@ struct Session {
 impl Session {
     fn start(
         cfg: Config,
-        script: PathBuf,
+        check: Check,
         input: Vec<u8>,
         algo: Algo,
         front: Option<Front>,
         plan: SinkPlan,
     ) -> Result<Session> {
         let file_name = cfg
-            .input
-            .file_name()
-            .context("the input path has no file name")?
-            .to_owned();
+            .candidate_name()
+            .context("the input path has no file name")?;
         let script_cfg = ScriptConfig {
-            script,
+            check: check.clone(),
             file_name,
             timeout: cfg.timeout.unwrap_or(cli::MAX_DEFAULT_TIMEOUT),
             verbose: cfg.verbose,
@@ -314,6 +328,7 @@ impl Session {
             algo,
             front,
             original: input,
+            check,
             start,
             rounds: 0,
             completion: String::new(),
@@ -382,22 +397,36 @@ impl Session {
     }
 
     fn not_interesting_message(&self, outcome: &crate::oracle::Outcome) -> String {
-        let input = absolute(&self.cfg.input);
-        let script = absolute(&self.cfg.script);
         let name = self
             .cfg
-            .input
-            .file_name()
+            .candidate_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
+        let source = match self.cfg.stdin {
+            true => "SAVED-STDIN".to_string(),
+            false => shell_quote(&absolute(&self.cfg.input).to_string_lossy()),
+        };
         let timeout = self.cfg.timeout.unwrap_or(cli::MAX_DEFAULT_TIMEOUT);
+        let mut why = match outcome.unmet.is_empty() {
+            true => outcome.status.describe(timeout),
+            false => outcome.unmet.join("; "),
+        };
+        if outcome.status == crate::oracle::RunStatus::Exited(127) {
+            why.push_str(
+                " (127: command not found? the test runs in a private temporary directory: name programs by absolute path)",
+            );
+        }
+        let conditions = self.check.conditions.flags();
+        let note = match (self.cfg.stdin, conditions.as_slice()) {
+            (true, _) => "; SAVED-STDIN stands for a file holding what was piped in".to_string(),
+            (false, [only]) if only == "--exit-code 0" => String::new(),
+            (false, _) => format!("; interesting means: {}", conditions.join(" ")),
+        };
         format!(
-            "the original input is not interesting: the test {}; nothing was changed. Check it by hand:\n  d=$(mktemp -d) && cp -- {} \"$d\"/{} && (cd \"$d\" && {} \"$d\"/{}; echo \"exit status: $?\")",
-            outcome.status.describe(timeout),
-            shell_quote(&input.to_string_lossy()),
+            "the original input is not interesting: {} {why}; nothing was changed. Check it by hand{note}:\n  d=$(mktemp -d) && cp -- {source} \"$d\"/{} && (cd \"$d\" && {}; echo \"exit status: $?\")",
+            self.check.describe(),
             shell_quote(&name),
-            shell_quote(&script.to_string_lossy()),
-            shell_quote(&name),
+            self.check.recipe(&name),
         )
     }
 
@@ -560,10 +589,4 @@ pub(crate) fn default_timeout(original: Duration) -> Duration {
 
 fn absolute(p: &Path) -> PathBuf {
     std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())
-}
-
-/// Quotes a word for a POSIX shell (single quotes; a NUL byte, which no path holds, is dropped).
-pub(crate) fn shell_quote(word: &str) -> String {
-    let clean: String = word.chars().filter(|&c| c != '\0').collect();
-    shlex::try_quote(&clean).map_or_else(|_| "''".to_string(), |q| q.into_owned())
 }

@@ -1,10 +1,13 @@
 //! The command line: clap's derive `Args`, validated into a [`Config`] by `Args::into_config`.
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
 
+use crate::check::conditions::{parse_regex, parse_signal};
+use crate::check::{Check, Conditions, Expect, TestCommand};
 use crate::exit::{Failure, FailureKind};
 
 pub const DEFAULT_TIMEOUT_FACTOR: u32 = 10;
@@ -57,9 +60,17 @@ Examples:
   # in CI: quiet, bounded, machine-readable record, result on stdout
   reduce -q --max-attempts 5000 --stats-json stats.json --test ./t.sh -o - fuzz.bin > min.bin
 
-The test script gets the candidate's absolute path as $1 and runs in a private directory where
-the candidate has the input's file name. Exit status 0 means \"still interesting\".
-Exit codes: 0 done, 2 usage, 3 original not interesting, 4 bad input, 5 bad test script,
+  # no script: a shell command ({} is the candidate), or a program (@@ is the candidate)
+  reduce -c 'gcc -c {} 2>&1 | grep -q \"internal compiler error\"' input.c
+  reduce --algo bytes crash.bin --signal -- ./fuzz_parse @@
+
+  # a pipeline: read stdin, write the result to stdout
+  cat crash.bin | reduce --algo bytes --stderr 'AddressSanitizer' -- ./fuzz_parse @@ - > min.bin
+
+The test (script, -c or --) gets the candidate's absolute path as $1 and runs in a private directory where
+the candidate has the input's file name. Exit status 0 means \"still interesting\" (or
+what --exit-code, --signal, --stdout and --stderr say).
+Exit codes: 0 done, 2 usage, 3 original not interesting, 4 bad input, 5 bad test (script or program),
 6 I/O failure, 7 final result failed its re-check (flaky test), 130 interrupted (129, 131,
 143 for SIGHUP, SIGQUIT, SIGTERM), 1 internal error (a bug: please report it).";
 
@@ -68,8 +79,9 @@ Exit codes: 0 done, 2 usage, 3 original not interesting, 4 bad input, 5 bad test
 #[command(name = "reduce", version, about, after_help = EXAMPLES)]
 pub struct Args {
     /// The file to reduce (reduced in place unless -o is given; the original is kept as
-    /// FILE.orig), or a directory whose files are reduced together (kept as DIR.orig)
-    #[arg(value_name = "INPUT", required_unless_present_any = ["generate_completions", "generate_man"])]
+    /// FILE.orig); '-' reads stdin, and the result then goes to stdout unless -o says otherwise;
+    /// or a directory whose files are reduced together (kept as DIR.orig)
+    #[arg(value_name = "INPUT")]
     pub input: Option<PathBuf>,
 
     /// More files reduced together with INPUT: every test sees them all, in their relative
@@ -77,15 +89,66 @@ pub struct Args {
     #[arg(value_name = "MORE")]
     pub more_inputs: Vec<PathBuf>,
 
-    /// The interestingness test: exit 0 = interesting
+    /// The interestingness test: a script, run with the candidate's path as $1 (exit 0 =
+    /// interesting)
     #[arg(
         short,
         long,
         value_name = "SCRIPT",
-        required_unless_present_any = ["generate_completions", "generate_man"],
+        conflicts_with_all = ["command", "program"],
         help_heading = "Oracle options"
     )]
     pub test: Option<PathBuf>,
+
+    /// The test as a shell command, run with `sh -c`: each {} becomes the candidate's path
+    /// (quoted; do not quote it again), which is also $1
+    #[arg(
+        short = 'c',
+        long = "command",
+        value_name = "COMMAND",
+        conflicts_with = "program",
+        help_heading = "Oracle options"
+    )]
+    pub command: Option<String>,
+
+    /// After --: the test as a program and its arguments, run without a shell; each @@ becomes
+    /// the candidate's path (appended when no argument has @@)
+    #[arg(
+        last = true,
+        value_name = "PROGRAM ARGS",
+        help_heading = "Oracle options"
+    )]
+    pub program: Vec<OsString>,
+
+    /// Interesting when the test exits with this status
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 0,
+        allow_negative_numbers = true,
+        conflicts_with = "signal",
+        help_heading = "Interesting when"
+    )]
+    pub exit_code: i32,
+
+    /// Interesting when the test is killed by a signal: any, or the one named (SEGV, ABRT, ...;
+    /// a sanitizer report that aborts is ABRT)
+    #[arg(
+        long,
+        value_name = "NAME",
+        num_args = 0..=1,
+        default_missing_value = "any",
+        help_heading = "Interesting when"
+    )]
+    pub signal: Option<String>,
+
+    /// Interesting when the test's stdout matches this regex (its first 4 MiB and last 1 MiB)
+    #[arg(long, value_name = "REGEX", help_heading = "Interesting when")]
+    pub stdout: Option<String>,
+
+    /// Interesting when the test's stderr matches this regex (its first 4 MiB and last 1 MiB)
+    #[arg(long, value_name = "REGEX", help_heading = "Interesting when")]
+    pub stderr: Option<String>,
 
     /// Seconds before a test run is killed and counted as not interesting [default: 10x the
     /// original's test time, between 1 and 300]
@@ -192,7 +255,8 @@ pub struct Args {
     )]
     pub quiet: bool,
 
-    /// Show the test's output and exit status for the first runs and for every timeout
+    /// Show the test's command line, output and exit status for the first runs and for every
+    /// timeout
     #[arg(short, long, help_heading = "Output options")]
     pub verbose: bool,
 
@@ -221,12 +285,16 @@ pub enum Output {
 /// A validated run configuration.
 #[derive(Clone, Debug)]
 pub struct Config {
+    /// The input file; `-` for stdin (see [`Config::stdin`]).
     pub input: PathBuf,
     /// Further files reduced together with `input` (see [`crate::multi`]).
     pub more_inputs: Vec<PathBuf>,
     /// A file of a multi-file run may disappear.
     pub delete_files: bool,
-    pub script: PathBuf,
+    /// The input is read from stdin.
+    pub stdin: bool,
+    /// The test, its script or program not yet checked (see [`Check::ensure_runnable`]).
+    pub check: Check,
     pub algo: Option<Algo>,
     pub unit: UnitKind,
     pub lang: Option<String>,
@@ -276,7 +344,12 @@ impl Args {
                 "--max-attempts must be at least 1 (the first run checks the original)".into(),
             ));
         }
+        let Some(input) = self.input else {
+            return Err(usage(missing_input(self.signal.as_deref())));
+        };
+        let stdin = input.as_os_str() == "-";
         let output = match self.output {
+            None if stdin => Output::Stdout,
             None => Output::InPlace,
             Some(p) if p.as_os_str() == "-" => Output::Stdout,
             Some(p) => Output::File(p),
@@ -290,13 +363,28 @@ impl Args {
         let jobs = self
             .jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let command = match (self.test, self.command, self.program) {
+            (Some(script), _, _) => TestCommand::Script(script),
+            (None, Some(command), _) => TestCommand::Shell(command),
+            (None, None, program) if !program.is_empty() => TestCommand::Argv(program),
+            _ => {
+                return Err(usage(
+                    "missing the test: give --test SCRIPT, -c 'COMMAND' or -- PROGRAM ARGS..."
+                        .into(),
+                ));
+            }
+        };
+        let conditions =
+            conditions(self.exit_code, self.signal, self.stdout, self.stderr).map_err(usage)?;
         Ok(Config {
-            input: self.input.ok_or_else(|| usage("missing INPUT".into()))?,
+            input,
             more_inputs: self.more_inputs,
             delete_files: self.delete_files,
-            script: self
-                .test
-                .ok_or_else(|| usage("missing --test SCRIPT".into()))?,
+            stdin,
+            check: Check {
+                command,
+                conditions,
+            },
             algo: self.algo,
             unit: self.unit,
             lang: self.lang,
@@ -322,6 +410,62 @@ impl Args {
     }
 }
 
+impl Config {
+    /// The candidate's file name in the test's directory: the input's own name, or for stdin
+    /// `input` with the extension of the `--lang` language (`input.c` with `--lang c`).
+    pub fn candidate_name(&self) -> Option<std::ffi::OsString> {
+        if !self.stdin {
+            return self.input.file_name().map(|n| n.to_owned());
+        }
+        let ext = self
+            .lang
+            .as_deref()
+            .and_then(crate::lang::by_name)
+            .and_then(|l| l.extensions.first());
+        Some(match ext {
+            Some(ext) => format!("input.{ext}").into(),
+            None => "input".into(),
+        })
+    }
+
+    /// The input for messages: its path, or `stdin`.
+    pub fn input_label(&self) -> String {
+        match self.stdin {
+            true => "stdin".into(),
+            false => self.input.display().to_string(),
+        }
+    }
+}
+
+/// "missing INPUT", or why: `--signal crash.bin -- ./t` reads the input as the signal's name.
+fn missing_input(signal: Option<&str>) -> String {
+    match signal {
+        Some(value) if parse_signal(value).is_err() => format!(
+            "missing INPUT: --signal took {value} as its value; put INPUT before --signal, or write --signal=any"
+        ),
+        _ => "missing INPUT (the file to reduce, or - for stdin)".into(),
+    }
+}
+
+/// The conditions of `--exit-code`, `--signal`, `--stdout` and `--stderr`.
+fn conditions(
+    exit_code: i32,
+    signal: Option<String>,
+    stdout: Option<String>,
+    stderr: Option<String>,
+) -> Result<Conditions, String> {
+    let expect = match signal {
+        Some(name) => Expect::Signal(parse_signal(&name)?),
+        None => Expect::Exit(exit_code),
+    };
+    let regex = |flag: &str, p: Option<String>| p.map(|p| parse_regex(flag, &p)).transpose();
+    Ok(Conditions {
+        expect,
+        stdout: regex("--stdout", stdout)?,
+        stderr: regex("--stderr", stderr)?,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -336,6 +480,59 @@ mod tests {
     fn dash_output_means_stdout() {
         let args = Args::parse_from(["reduce", "-t", "t.sh", "-o", "-", "in.c"]);
         assert_eq!(args.into_config().unwrap().output, Output::Stdout);
+    }
+
+    #[test]
+    fn dash_input_means_stdin_and_stdout() {
+        let args = Args::parse_from(["reduce", "-c", "true", "--lang", "c", "-"]);
+        let cfg = args.into_config().unwrap();
+        assert!(cfg.stdin);
+        assert_eq!(cfg.output, Output::Stdout);
+        assert_eq!(cfg.candidate_name().unwrap(), "input.c");
+        let args = Args::parse_from(["reduce", "-c", "true", "-o", "out", "-"]);
+        assert_eq!(
+            args.into_config().unwrap().output,
+            Output::File("out".into())
+        );
+    }
+
+    #[test]
+    fn the_three_test_forms_exclude_each_other_and_one_is_required() {
+        let argv = Args::parse_from(["reduce", "in.c", "--", "prog", "@@"]);
+        let cfg = argv.into_config().unwrap();
+        assert_eq!(
+            cfg.check.command,
+            TestCommand::Argv(vec!["prog".into(), "@@".into()])
+        );
+        for bad in [
+            &["reduce", "-t", "t.sh", "-c", "true", "in.c"][..],
+            &["reduce", "-c", "true", "in.c", "--", "prog"],
+            &["reduce", "-t", "t.sh", "in.c", "--", "prog"],
+        ] {
+            assert!(Args::try_parse_from(bad).is_err(), "{bad:?}");
+        }
+        let none = Args::parse_from(["reduce", "in.c"]);
+        assert_eq!(none.into_config().unwrap_err().kind, FailureKind::Usage);
+    }
+
+    #[test]
+    fn conditions_come_from_their_flags() {
+        let args = Args::parse_from(["reduce", "--signal", "-c", "x", "in"]);
+        let cfg = args.into_config().unwrap();
+        assert_eq!(cfg.check.conditions.expect, Expect::Signal(None));
+        let args = Args::parse_from(["reduce", "--signal=SEGV", "in", "--", "p"]);
+        let cfg = args.into_config().unwrap();
+        assert_eq!(
+            cfg.check.conditions.expect,
+            Expect::Signal(Some(libc::SIGSEGV))
+        );
+        let args = Args::parse_from(["reduce", "--exit-code", "-3", "-c", "x", "in"]);
+        let cfg = args.into_config().unwrap();
+        assert_eq!(cfg.check.conditions.expect, Expect::Exit(-3));
+        let args = Args::parse_from(["reduce", "--stderr", "a(", "-c", "x", "in"]);
+        let failure = args.into_config().unwrap_err();
+        assert_eq!(failure.kind, FailureKind::Usage);
+        assert!(failure.message.contains("--stderr"), "{}", failure.message);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! The template is a command prefix with placeholders: `{dir}` (the candidate's directory),
 //! `{name}` (a job name unique to this run: every name starts with [`Launcher::prefix`]) and
 //! `{timeout}` (whole seconds). After it come a small wrapper script, the timeout, a status file,
-//! the test script and the candidate. The wrapper runs on the worker node: it enforces the
+//! and the test's command line (the script and the candidate, or the `-c`/`--` command). The wrapper runs on the worker node: it enforces the
 //! timeout there (`timeout`, so time spent waiting in a queue never counts) and writes how the
 //! test ended into the status file, next to (never inside) the candidate's directory. A job that
 //! ends without a status (the launcher could not start it, the node died, the engine cancelled
@@ -106,8 +106,7 @@ impl Launcher {
             .arg(job.wrapper)
             .arg(job.status)
             .arg(secs.to_string())
-            .arg(job.script)
-            .arg(job.candidate);
+            .args(job.argv);
         command
     }
 }
@@ -118,8 +117,8 @@ pub struct Job<'a> {
     pub dir: &'a Path,
     pub wrapper: &'a Path,
     pub status: &'a Path,
-    pub script: &'a Path,
-    pub candidate: &'a Path,
+    /// The test's command line (see [`crate::check::Check::argv`]).
+    pub argv: &'a [std::ffi::OsString],
     pub timeout: Duration,
 }
 
@@ -191,8 +190,7 @@ mod tests {
             dir: Path::new("/shared/w0"),
             wrapper: Path::new("/shared/job.sh"),
             status: Path::new("/shared/status"),
-            script: Path::new("/t.sh"),
-            candidate: Path::new("/shared/w0/input.c"),
+            argv: &["/t.sh".into(), "/shared/w0/input.c".into()],
             timeout: Duration::from_millis(1500),
         };
         let cmd = l.command(&job);

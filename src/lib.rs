@@ -3,6 +3,8 @@
 //! `progress`); `app` runs one reduction; the binary is a thin front end.
 
 pub mod app;
+pub mod capture;
+pub mod check;
 pub mod cli;
 pub mod driver;
 pub mod exit;
@@ -23,6 +25,7 @@ pub mod script;
 pub mod signal;
 pub mod sink;
 pub mod stats;
+pub mod stdin;
 pub mod tempdirs;
 pub mod tester;
 pub mod tree;

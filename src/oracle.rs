@@ -1,19 +1,21 @@
-//! The interestingness test: runs the user's `--test` script on one candidate.
+//! The interestingness test: runs the user's test ([`Check`]: a `--test` script, a `-c` shell
+//! command or a program after `--`) on one candidate.
 //!
 //! Each [`ScriptOracle`] owns a private temporary directory. A run empties it, writes the
 //! candidate there under the input's own file name (so C-Reduce style scripts that say
-//! `grep foo input.c` work) and runs the script in it with the candidate's absolute path as its
-//! first argument, stdin from `/dev/null`, in its own process group. In a multi-file run the
-//! directory holds the whole set instead (see [`crate::multi::frame`]). Exit status 0 means
-//! "interesting"; any other status, death by a signal, a timeout or an interrupt means not.
+//! `grep foo input.c` work) and runs the test in it with the candidate's absolute path (see
+//! [`Check::argv`]), stdin from `/dev/null`, in its own process group. In a multi-file run the
+//! directory holds the whole set instead (see [`crate::multi::frame`]). The run is interesting
+//! when it meets the check's conditions (by default: exit status 0); a timeout or an interrupt
+//! never is.
 //!
 //! The whole process group is killed after every run, so a script's background jobs never
-//! outlive the test. Output is discarded unless verbose, in which case it goes to files in a
-//! second private directory (invisible to the script) and the last 4 KiB of each are returned.
+//! outlive the test. Output is discarded unless a `--stdout`/`--stderr` condition or `--verbose`
+//! needs it; then it is read through a pipe, bounded (see [`crate::capture`]).
 
 use std::ffi::{OsStr, OsString};
-use std::fs::{self, File, OpenOptions, Permissions};
-use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::fs::{self, OpenOptions, Permissions};
+use std::io::{self, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
@@ -27,6 +29,8 @@ use anyhow::{Context, bail};
 use tempfile::TempDir;
 use wait_timeout::ChildExt;
 
+use crate::capture::{self, Captures};
+use crate::check::{Check, Expect, Streams, TestCommand, quote_words};
 use crate::exit::{FailureKind, fail};
 use crate::launcher::{self, Launcher};
 use crate::multi::frame::Frame;
@@ -34,7 +38,7 @@ pub use crate::script::ensure_script_runnable;
 use crate::tempdirs::make_owner_writable;
 use crate::{reaper, signal};
 
-/// How much of the end of stdout and stderr a verbose run keeps.
+/// How much of the end of stdout and stderr a verbose run shows.
 pub const CAPTURE_LIMIT: usize = 4096;
 
 /// The longest stretch the oracle waits without looking at the interrupt flag.
@@ -109,8 +113,12 @@ pub fn signal_name(sig: i32) -> &'static str {
 /// The result of one run of the script.
 #[derive(Clone, Debug)]
 pub struct Outcome {
-    /// Exit status 0.
+    /// The run met every condition of the check.
     pub interesting: bool,
+    /// The conditions it failed, in words (empty when interesting).
+    pub unmet: Vec<String>,
+    /// The command line and directory of the run, when verbose.
+    pub command: Option<String>,
     pub status: RunStatus,
     /// Wall-clock time from spawn to the end of the run.
     pub elapsed: Duration,
@@ -124,6 +132,8 @@ impl Outcome {
     fn uninteresting(status: RunStatus, elapsed: Duration) -> Outcome {
         Outcome {
             interesting: false,
+            unmet: vec![status.describe(Duration::ZERO)],
+            command: None,
             status,
             elapsed,
             stdout: None,
@@ -135,8 +145,8 @@ impl Outcome {
 /// What to run and how.
 #[derive(Clone, Debug)]
 pub struct ScriptConfig {
-    /// The test script; made absolute by [`ScriptOracle::new`] if it is not.
-    pub script: PathBuf,
+    /// The test; a script's path is made absolute by [`ScriptOracle::new`] if it is not.
+    pub check: Check,
     /// The input's own file name, e.g. `input.c`: the candidate is written under this name.
     pub file_name: OsString,
     pub timeout: Duration,
@@ -154,7 +164,6 @@ pub struct ScriptOracle {
     /// The absolute path of `work`.
     dir: PathBuf,
     work: TempDir,
-    capture: Option<TempDir>,
     /// Set by another thread to kill the current run (see [`ScriptOracle::cancel_flag`]).
     cancel: Arc<AtomicBool>,
     /// With a launcher: a private directory beside `work` holding the job wrapper and the
@@ -163,18 +172,16 @@ pub struct ScriptOracle {
 }
 
 impl ScriptOracle {
-    /// Creates the private working directory (and, when verbose, the capture directory).
+    /// Creates the private working directory.
     pub fn new(mut cfg: ScriptConfig) -> anyhow::Result<Self> {
         check_file_name(&cfg.file_name)?;
-        cfg.script = std::path::absolute(&cfg.script)
-            .with_context(|| format!("cannot resolve test script {}", cfg.script.display()))?;
+        if let TestCommand::Script(script) = &mut cfg.check.command {
+            *script = std::path::absolute(&*script)
+                .with_context(|| format!("cannot resolve test script {}", script.display()))?;
+        }
         let work = private_dir(cfg.temp_root.as_deref(), "reduce-")?;
         let dir = fs::canonicalize(work.path())
             .with_context(|| format!("cannot resolve {}", work.path().display()))?;
-        let capture = match cfg.verbose {
-            true => Some(private_dir(cfg.temp_root.as_deref(), "reduce-output-")?),
-            false => None,
-        };
         let jobs = match cfg.launcher {
             Some(_) => {
                 let jobs = private_dir(cfg.temp_root.as_deref(), "reduce-job-")?;
@@ -187,7 +194,6 @@ impl ScriptOracle {
             cfg,
             dir,
             work,
-            capture,
             cancel: Arc::default(),
             jobs,
         })
@@ -213,8 +219,8 @@ impl ScriptOracle {
         self.dir.join(&self.cfg.file_name)
     }
 
-    /// Runs the script on `candidate`. Errs only when the candidate or the capture files cannot
-    /// be written or the script cannot be started.
+    /// Runs the test on `candidate`. Errs only when the candidate cannot be written or the test
+    /// cannot be started.
     pub fn run(&mut self, candidate: &[u8]) -> anyhow::Result<Outcome> {
         self.run_in(candidate, None)
     }
@@ -236,27 +242,53 @@ impl ScriptOracle {
             None => self.write_candidate(candidate)?,
         };
         let start = Instant::now();
-        let status = match self.cfg.launcher.is_some() {
-            true => self.run_job(&path)?,
+        let argv = self.cfg.check.argv(&path);
+        let (status, output) = match self.cfg.launcher.is_some() {
+            true => self.run_job(&argv)?,
             false => {
-                let (mut child, run) = self.spawn(&path)?;
+                let (mut child, run) = self.spawn(&argv)?;
+                let captures = Captures::take(&mut child);
                 let status = self.wait(&mut child);
                 // the script is reaped and its group killed: whatever it left behind is an orphan now
                 reaper::finished(&run);
                 reaper::settle(run.pid);
-                status?
+                let captures = captures.context("cannot capture the test's output")?;
+                (status?, captures.finish())
             }
         };
         let elapsed = start.elapsed();
-        let (stdout, stderr) = self.read_captures();
-        let interesting = status == RunStatus::Exited(0);
+        let streams = Streams {
+            stdout: output.stdout.as_ref(),
+            stderr: output.stderr.as_ref(),
+            timeout: self.cfg.timeout,
+        };
+        let via_shell = self.cfg.check.via_shell() || self.cfg.launcher.is_some();
+        let unmet = self.cfg.check.conditions.unmet(status, via_shell, streams);
+        let shown = |c: &Option<capture::Captured>| match self.cfg.verbose {
+            true => c.as_ref().map(|c| c.last_text(CAPTURE_LIMIT)),
+            false => None,
+        };
         Ok(Outcome {
-            interesting,
+            interesting: unmet.is_empty(),
+            unmet,
+            command: self
+                .cfg
+                .verbose
+                .then(|| format!("{} (in {})", quote_words(&argv), self.dir.display())),
             status,
             elapsed,
-            stdout,
-            stderr,
+            stdout: shown(&output.stdout),
+            stderr: shown(&output.stderr),
         })
+    }
+
+    /// Whether stdout, stderr are captured (for a condition, or to show them).
+    fn captured_streams(&self) -> (bool, bool) {
+        let c = &self.cfg.check.conditions;
+        (
+            self.cfg.verbose || c.needs_stdout(),
+            self.cfg.verbose || c.needs_stderr(),
+        )
     }
 
     /// Recreates the working directory if the script removed it, and empties it.
@@ -293,41 +325,47 @@ impl ScriptOracle {
         Ok(path)
     }
 
-    fn spawn(&self, candidate: &Path) -> anyhow::Result<(Child, reaper::Run)> {
-        let script = &self.cfg.script;
-        let mut command = Command::new(script);
-        command
-            .arg(candidate)
-            .current_dir(&self.dir)
-            .stdin(Stdio::null())
-            .stdout(self.output_sink("stdout")?)
-            .stderr(self.output_sink("stderr")?)
-            .process_group(0);
+    fn spawn(&self, argv: &[OsString]) -> anyhow::Result<(Child, reaper::Run)> {
+        let mut command = self.command(&argv[0], &argv[1..]);
+        let what = match &self.cfg.check.command {
+            TestCommand::Script(script) => format!("test script {}", script.display()),
+            _ => format!("the test {}", quote_words(argv)),
+        };
         spawn_retrying_busy(&mut command).map_err(|e| match e.raw_os_error() {
             Some(libc::ENOEXEC) => fail(
                 FailureKind::BadScript,
                 format!(
-                    "failed to run test script {}: the kernel cannot execute it; \
-                     add an interpreter line such as `#!/bin/sh` as its first line",
-                    script.display()
+                    "failed to run {what}: the kernel cannot execute it; \
+                     add an interpreter line such as `#!/bin/sh` as its first line"
                 ),
             ),
-            _ => fail(
-                FailureKind::BadScript,
-                format!("failed to run test script {}: {e}", script.display()),
-            ),
+            _ => fail(FailureKind::BadScript, format!("failed to run {what}: {e}")),
         })
     }
 
-    /// Where the script's stdout or stderr goes: nowhere, or a fresh file in the capture dir.
-    fn output_sink(&self, name: &str) -> anyhow::Result<Stdio> {
-        let Some(capture) = &self.capture else {
-            return Ok(Stdio::null());
-        };
-        let path = capture.path().join(name);
-        let file = File::create(&path)
-            .with_context(|| format!("failed to create capture file {}", path.display()))?;
-        Ok(Stdio::from(file))
+    /// A command run in the candidate's directory, stdin from `/dev/null`, stdout and stderr
+    /// piped when captured, in its own process group. With `--signal` and no `ASAN_OPTIONS`
+    /// of the user's, a sanitizer report aborts (SIGABRT) instead of exiting with status 1.
+    fn command(&self, program: &OsStr, args: &[OsString]) -> Command {
+        let mut command = Command::new(program);
+        command.args(args);
+        self.configure(&mut command);
+        command
+    }
+
+    /// See [`ScriptOracle::command`].
+    fn configure(&self, command: &mut Command) {
+        let (out, err) = self.captured_streams();
+        command
+            .current_dir(&self.dir)
+            .stdin(Stdio::null())
+            .stdout(Captures::stdio(out))
+            .stderr(Captures::stdio(err))
+            .process_group(0);
+        let signal = matches!(self.cfg.check.conditions.expect, Expect::Signal(_));
+        if signal && std::env::var_os("ASAN_OPTIONS").is_none() {
+            command.env("ASAN_OPTIONS", "abort_on_error=1");
+        }
     }
 
     /// Waits for the script in short slices, watching the timeout and the interrupt flag.
@@ -356,7 +394,7 @@ impl ScriptOracle {
 
     /// Runs the test as a job through the launcher, launching again (a bounded number of
     /// times) when the job ends without a status: that is the infrastructure, not a verdict.
-    fn run_job(&self, candidate: &Path) -> anyhow::Result<RunStatus> {
+    fn run_job(&self, argv: &[OsString]) -> anyhow::Result<(RunStatus, capture::Output)> {
         let (Some(launcher), Some((jobs, wrapper))) = (&self.cfg.launcher, &self.jobs) else {
             bail!("run_job without a launcher (internal error)");
         };
@@ -371,34 +409,32 @@ impl ScriptOracle {
                 dir: &self.dir,
                 wrapper,
                 status: &status,
-                script: &self.cfg.script,
-                candidate,
+                argv,
                 timeout: self.cfg.timeout,
             };
             let mut command = launcher.command(&job);
-            command
-                .current_dir(&self.dir)
-                .stdin(Stdio::null())
-                .stdout(self.output_sink("stdout")?)
-                .stderr(self.output_sink("stderr")?)
-                .process_group(0);
+            self.configure(&mut command);
             let (mut child, run) = spawn_retrying_busy(&mut command).with_context(|| {
                 format!(
                     "failed to start the --launcher command {:?}",
                     command.get_program()
                 )
             })?;
+            let captures = Captures::take(&mut child);
             let waited = self.wait_job(&mut child, &name);
             reaper::finished(&run);
             reaper::settle(run.pid);
+            let output = captures
+                .context("cannot capture the test's output")?
+                .finish();
             if let Some(stopped) = waited? {
                 let _ = fs::remove_file(&status);
-                return Ok(stopped);
+                return Ok((stopped, output));
             }
             last = launcher::read_status(&status);
             match last {
-                launcher::JobStatus::Exited(124) => return Ok(RunStatus::TimedOut),
-                launcher::JobStatus::Exited(code) => return Ok(RunStatus::Exited(code)),
+                launcher::JobStatus::Exited(124) => return Ok((RunStatus::TimedOut, output)),
+                launcher::JobStatus::Exited(code) => return Ok((RunStatus::Exited(code), output)),
                 _ => {}
             }
         }
@@ -437,16 +473,6 @@ impl ScriptOracle {
                 kill_group(child);
                 return Ok(None);
             }
-        }
-    }
-
-    fn read_captures(&self) -> (Option<String>, Option<String>) {
-        match &self.capture {
-            Some(capture) => (
-                Some(read_tail(&capture.path().join("stdout"))),
-                Some(read_tail(&capture.path().join("stderr"))),
-            ),
-            None => (None, None),
         }
     }
 }
@@ -580,26 +606,6 @@ fn exit_status(status: ExitStatus) -> RunStatus {
     }
 }
 
-/// The last [`CAPTURE_LIMIT`] bytes of a file as text, starting on a character boundary.
-/// A missing or unreadable file reads as empty.
-fn read_tail(path: &Path) -> String {
-    let mut bytes = Vec::new();
-    let read = File::open(path).and_then(|mut file| {
-        let len = file.metadata()?.len();
-        file.seek(SeekFrom::Start(len.saturating_sub(CAPTURE_LIMIT as u64)))?;
-        file.take(CAPTURE_LIMIT as u64).read_to_end(&mut bytes)
-    });
-    if read.is_err() {
-        return String::new();
-    }
-    let skip = bytes
-        .iter()
-        .take(3)
-        .take_while(|&&b| b & 0xC0 == 0x80)
-        .count();
-    String::from_utf8_lossy(&bytes[skip..]).into_owned()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -616,7 +622,10 @@ mod tests {
 
     fn config(script: PathBuf, verbose: bool) -> ScriptConfig {
         ScriptConfig {
-            script,
+            check: Check {
+                command: TestCommand::Script(script),
+                conditions: Default::default(),
+            },
             file_name: OsString::from("input.c"),
             timeout: Duration::from_secs(30),
             verbose,

@@ -374,6 +374,12 @@ impl Tester {
                 "not interesting"
             }
         );
+        if let Some(command) = &o.command {
+            text.push_str(&format!("\n  $ {command}"));
+        }
+        if !o.interesting && !o.unmet.is_empty() {
+            text.push_str(&format!("\n  unmet: {}", o.unmet.join("; ")));
+        }
         for (name, out) in [("stdout", &o.stdout), ("stderr", &o.stderr)] {
             if let Some(s) = out.as_ref().filter(|s| !s.is_empty()) {
                 text.push_str(&format!("\n--- {name} ---\n{}", s.trim_end()));

@@ -29,7 +29,13 @@ use store::StorePlan;
 /// Whether the run is a multi-file one: several inputs, or a directory. `--delete-files` on
 /// one file is an error.
 pub fn wanted(cfg: &Config) -> Result<bool> {
-    let multi = !cfg.more_inputs.is_empty() || cfg.input.is_dir();
+    let multi = !cfg.more_inputs.is_empty() || (!cfg.stdin && cfg.input.is_dir());
+    if cfg.stdin && multi {
+        return Err(fail(
+            FailureKind::Usage,
+            "- (stdin) cannot be one of several inputs: save it to a file first",
+        ));
+    }
     if cfg.delete_files && !multi {
         return Err(fail(
             FailureKind::Usage,
@@ -44,9 +50,8 @@ pub fn run(cfg: Config) -> Result<ExitCode> {
     let cwd = std::env::current_dir()
         .and_then(std::fs::canonicalize)
         .context("cannot read the current directory")?;
-    let script = crate::oracle::ensure_script_runnable(&cfg.script, &cwd)
-        .map_err(|e| fail(FailureKind::BadScript, format!("{e:#}")))?;
-    let set = read_set(&cfg, &cwd, &script)?;
+    let check = cfg.check.clone().ensure_runnable(&cwd)?;
+    let set = read_set(&cfg, &cwd, check.file())?;
     if let Some(stats) = &cfg.stats_json {
         crate::app::check_stats_location(stats)?;
     }
@@ -55,14 +60,14 @@ pub fn run(cfg: Config) -> Result<ExitCode> {
     for path in plan.locked(&set) {
         locks.push(RunLock::acquire(&path)?);
     }
-    session::Session::start(cfg, script, set, plan)?.finish()
+    session::Session::start(cfg, check, set, plan)?.finish()
 }
 
 /// The set the command line names. The test script, the temp directory and the stats file are
 /// left out of a directory input; a file list may not name the script.
-fn read_set(cfg: &Config, cwd: &Path, script: &Path) -> Result<FileSet> {
+fn read_set(cfg: &Config, cwd: &Path, script: Option<&Path>) -> Result<FileSet> {
     if cfg.more_inputs.is_empty() {
-        let skip: Vec<PathBuf> = [Some(script), cfg.temp_dir.as_deref()]
+        let skip: Vec<PathBuf> = [script, cfg.temp_dir.as_deref()]
             .into_iter()
             .flatten()
             .chain(cfg.stats_json.as_deref())
@@ -72,10 +77,10 @@ fn read_set(cfg: &Config, cwd: &Path, script: &Path) -> Result<FileSet> {
     }
     let mut paths = vec![cfg.input.clone()];
     paths.extend(cfg.more_inputs.iter().cloned());
-    let script_real = std::fs::canonicalize(script).ok();
+    let script_real = script.and_then(|s| std::fs::canonicalize(s).ok());
     if let Some(p) = paths
         .iter()
-        .find(|p| std::fs::canonicalize(p).ok() == script_real)
+        .find(|p| script_real.is_some() && std::fs::canonicalize(p).ok() == script_real)
     {
         return Err(fail(
             FailureKind::Usage,

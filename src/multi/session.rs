@@ -11,7 +11,8 @@ use anyhow::Result;
 use super::frame::{Content, Frame, Member};
 use super::set::{FileSet, Shape};
 use super::store::StorePlan;
-use crate::app::{CHEAP_TEST, default_timeout, is_text, shell_quote, summary};
+use crate::app::{CHEAP_TEST, default_timeout, is_text, summary};
+use crate::check::{Check, shell_quote};
 use crate::cli::{self, Algo, Config};
 use crate::driver::{PassStats, pass_table};
 use crate::exit::{self, FailureKind, fail};
@@ -33,6 +34,8 @@ struct FilePlan {
 
 pub struct Session {
     cfg: Config,
+    /// The test, checked runnable.
+    check: Check,
     set: FileSet,
     /// The members as the run started.
     original: Vec<Member>,
@@ -49,10 +52,10 @@ pub struct Session {
 }
 
 impl Session {
-    pub fn start(cfg: Config, script: PathBuf, set: FileSet, plan: StorePlan) -> Result<Session> {
+    pub fn start(cfg: Config, check: Check, set: FileSet, plan: StorePlan) -> Result<Session> {
         let name = set.root.file_name().unwrap_or_default().to_owned();
         let script_cfg = ScriptConfig {
-            script,
+            check: check.clone(),
             file_name: if name.is_empty() {
                 "input".into()
             } else {
@@ -87,6 +90,7 @@ impl Session {
         let mut session = Session {
             original: set.members.clone(),
             cfg,
+            check,
             set,
             plans,
             tester,
@@ -140,18 +144,21 @@ impl Session {
         }
         if !outcome.interesting {
             let timeout = self.cfg.timeout.unwrap_or(cli::MAX_DEFAULT_TIMEOUT);
-            let script = std::path::absolute(&self.cfg.script).unwrap_or_default();
+            let why = match outcome.unmet.is_empty() {
+                true => outcome.status.describe(timeout),
+                false => outcome.unmet.join("; "),
+            };
             let arg = match self.set.arg.as_os_str().is_empty() {
-                true => "\"$d\"".to_string(),
-                false => format!("\"$d\"/{}", shell_quote(&self.set.arg.to_string_lossy())),
+                true => ".".to_string(),
+                false => self.set.arg.to_string_lossy().into_owned(),
             };
             return Err(fail(
                 FailureKind::NotInteresting,
                 format!(
-                    "the original files are not interesting: the test {}; nothing was changed. Check it by hand:\n  d=$(mktemp -d) && cp -R {}/. \"$d\" && (cd \"$d\" && {} {arg}; echo \"exit status: $?\")",
-                    outcome.status.describe(timeout),
+                    "the original files are not interesting: {} {why}; nothing was changed. Check it by hand:\n  d=$(mktemp -d) && cp -R {}/. \"$d\" && (cd \"$d\" && {}; echo \"exit status: $?\")",
+                    self.check.describe(),
                     shell_quote(&self.set.root.to_string_lossy()),
-                    shell_quote(&script.to_string_lossy()),
+                    self.check.recipe(&arg),
                 ),
             ));
         }

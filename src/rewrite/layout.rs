@@ -82,9 +82,19 @@ fn ends_line(n: Node, next: Option<Node>, src: &[u8], t: &RewriteTable) -> bool 
     match tok {
         b";" => parent != Some("for_statement"),
         b"{" => opens_block(n, t),
+        // a function body's `}` always ends its line; another `}` is followed on its line by
+        // what completes its statement (`} S;`, `} else`, `},`)
+        b"}" if closes_function(n, t) => true,
         b"}" => !matches!(next_tok, b";" | b"," | b")" | b"else") && !is_name(next, t),
         _ => false,
     }
+}
+
+fn closes_function(brace: Node, t: &RewriteTable) -> bool {
+    brace
+        .parent()
+        .and_then(|body| body.parent())
+        .is_some_and(|f| f.kind() == t.function_definition)
 }
 
 fn is_name(n: Node, t: &RewriteTable) -> bool {
@@ -197,6 +207,14 @@ mod tests {
             assert_eq!(tokens(&tree, src.as_bytes()), tokens_after, "{src:?}");
             assert!(errors_after <= count_errors(&tree).0, "{src:?}");
         }
+    }
+
+    #[test]
+    fn a_function_after_a_function_starts_a_new_line() {
+        assert_eq!(
+            laid_out("int *g(void) { return 0; } void f() { *g() = 0; }"),
+            "int *g(void) {\n    return 0;\n}\nvoid f() {\n    *g() = 0;\n}\n"
+        );
     }
 
     #[test]

@@ -16,6 +16,9 @@ use super::{Edit, Hunk, Pass, preorder, text};
 
 pub struct Rename;
 
+/// Byte ranges of a name's occurrences.
+type Sites = Vec<(usize, usize)>;
+
 /// Words a new name must not be.
 const KEYWORDS: &[&str] = &[
     "asm", "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
@@ -38,7 +41,7 @@ impl Pass for Rename {
         let nodes = preorder(tree);
         let mut declared: HashSet<&[u8]> = HashSet::new();
         let mut in_macros: HashSet<&[u8]> = HashSet::new();
-        let mut uses: HashMap<&[u8], Vec<(usize, usize)>> = HashMap::new();
+        let mut uses: HashMap<&[u8], Sites> = HashMap::new();
         for &n in &nodes {
             let kind = n.kind();
             let declares = t.declarations.contains(&kind)
@@ -59,7 +62,7 @@ impl Pass for Rename {
             }
         }
         let taken: HashSet<&[u8]> = words(src).collect();
-        let mut order: Vec<(&[u8], &Vec<(usize, usize)>)> = uses
+        let mut order: Vec<(&[u8], &Sites)> = uses
             .iter()
             .filter(|(name, _)| declared.contains(*name) && !in_macros.contains(*name))
             .map(|(name, sites)| (*name, sites))

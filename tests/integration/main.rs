@@ -8,6 +8,7 @@ mod crash;
 mod golden;
 mod hygiene;
 mod multi;
+mod pipes;
 mod props;
 mod safety;
 mod speed;
