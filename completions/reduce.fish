@@ -29,6 +29,7 @@ bash\t''
 lua\t''
 text\t''"
 complete -c reduce -l max-attempts -d 'At most this many test runs in all, the check of the original included (the best result so far is kept)' -r
+complete -c reduce -l cache-size -d 'Bound of the persistent cache, in bytes or with a K, M or G suffix (the least recently used tests\' verdicts go first)' -r
 complete -c reduce -s o -l output -d 'Write the result here instead of in place (\'-\' = stdout; a directory for several files)' -r -F
 complete -c reduce -l stats-json -d 'Write a JSON record of the run here' -r -F
 complete -c reduce -l generate-completions -d 'Print shell completions and exit' -r -f -a "bash\t''
@@ -39,6 +40,8 @@ zsh\t''"
 complete -c reduce -l check-determinism -d 'Run the test on the original 3 more times and warn if it ever flips (by default it is re-run once when a run takes under half a second)'
 complete -c reduce -l no-prefilter -d 'Hand the test candidates that parse worse than the current best (tree algorithms)'
 complete -c reduce -l no-cache -d 'Run the test again on byte-identical candidates'
+complete -c reduce -l no-persistent-cache -d 'Keep no verdicts on disk and read none: no resume of an interrupted run either (by default "not interesting" verdicts are kept in $XDG_CACHE_HOME/reduce, else ~/.cache/reduce, per test script and input name)'
+complete -c reduce -l clear-cache -d 'Remove the persistent cache (verdicts and resume records) and exit'
 complete -c reduce -l no-rewrites -d 'Only delete (perses): no rewrite passes (expressions to 0, definitions to declarations, ...)'
 complete -c reduce -l thorough -d 'No give-up rules: rewrite passes try every candidate (slower, sometimes smaller)'
 complete -c reduce -l rename -d 'Give every name the file declares a short one (a, b, ...) at the end (perses, C): fewer bytes, same tokens, harder to map back to the original'

@@ -9,6 +9,7 @@ use clap::CommandFactory;
 
 use crate::check::{Check, shell_quote};
 use crate::cli::{self, Algo, Args, Config, Output};
+use crate::diskcache::DiskCache;
 use crate::driver::{PassStats, pass_table};
 use crate::exit::{self, FailureKind, fail};
 use crate::oracle::ScriptConfig;
@@ -37,6 +38,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
             .context("cannot write the man page")?;
         return Ok(ExitCode::SUCCESS);
     }
+    if args.clear_cache {
+        let said = crate::persist::clear().map_err(|e| fail(FailureKind::Io, format!("{e:#}")))?;
+        eprintln!("{said}");
+        return Ok(ExitCode::SUCCESS);
+    }
     let cfg = args.into_config()?;
     crate::signal::install().context("cannot install the signal handlers")?;
     crate::reaper::become_subreaper();
@@ -55,12 +61,33 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let check = cfg.check.clone().ensure_runnable(&cwd)?;
     check_files(&cfg, &check)?;
-    let plan = SinkPlan::new(&cfg.output, &cfg.input, cfg.force)?;
+    let mut plan = SinkPlan::new(&cfg.output, &cfg.input, cfg.force)?;
     let _lock = match plan.locked_file() {
         Some(file) => RunLock::acquire(file)?,
         None => None,
     };
-    Session::start(cfg, check, input, algo, front, plan)?.finish()
+    let persistent = crate::persist::open(&cfg, &check.identity());
+    if let Some(warning) = &persistent.warning
+        && !cfg.quiet
+    {
+        eprintln!("{warning}");
+    }
+    plan.set_resume(persistent.resume);
+    // a resume starts again from the original and replays the interrupted run (see resume.rs)
+    let input = match plan.resume_from(&input) {
+        Some(original) => {
+            if !cfg.quiet {
+                eprintln!(
+                    "reduce: resuming: {} is a result of an earlier, interrupted or finished run of this command; replaying it from its original, which stays in {}",
+                    cfg.input.display(),
+                    backup_path(&cfg.input).display()
+                );
+            }
+            original
+        }
+        None => input,
+    };
+    Session::start(cfg, check, input, algo, front, plan, persistent.verdicts)?.finish()
 }
 
 /// Before anything runs: no file the run writes may be another file of the run, and the
@@ -292,6 +319,7 @@ impl Session {
         algo: Algo,
         front: Option<Front>,
         plan: SinkPlan,
+        verdicts: Option<DiskCache>,
     ) -> Result<Session> {
         let file_name = cfg
             .candidate_name()
@@ -312,7 +340,8 @@ impl Session {
                 format!("cannot set up the test runs: {e:#}"),
             )
         })?;
-        let progress = Progress::new(cfg.quiet, input.len());
+        let mut progress = Progress::new(cfg.quiet, input.len());
+        progress.set_jobs(jobs);
         let start = Instant::now();
         let mut session = Session {
             tester: Tester::new(
@@ -334,6 +363,8 @@ impl Session {
             completion: String::new(),
             passes: Vec::new(),
         };
+        session.tester.set_disk_cache(verdicts);
+        session.tester.preload_interesting(&plan.known_results());
         session.check_original()?;
         let sink = plan.open(&session.original)?;
         crate::panic::set_best_location(

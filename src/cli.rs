@@ -211,6 +211,21 @@ pub struct Args {
     #[arg(long, help_heading = "Reduction options")]
     pub no_cache: bool,
 
+    /// Keep no verdicts on disk and read none: no resume of an interrupted run either (by
+    /// default "not interesting" verdicts are kept in $XDG_CACHE_HOME/reduce, else
+    /// ~/.cache/reduce, per test script and input name)
+    #[arg(long, help_heading = "Reduction options")]
+    pub no_persistent_cache: bool,
+
+    /// Bound of the persistent cache, in bytes or with a K, M or G suffix (the least recently
+    /// used tests' verdicts go first)
+    #[arg(long, value_name = "SIZE", default_value = "256M", value_parser = parse_size, help_heading = "Reduction options")]
+    pub cache_size: u64,
+
+    /// Remove the persistent cache (verdicts and resume records) and exit
+    #[arg(long, conflicts_with_all = ["input", "test"])]
+    pub clear_cache: bool,
+
     /// Only delete (perses): no rewrite passes (expressions to 0, definitions to declarations, ...)
     #[arg(long, help_heading = "Reduction options")]
     pub no_rewrites: bool,
@@ -305,6 +320,9 @@ pub struct Config {
     pub max_attempts: Option<u64>,
     pub prefilter: bool,
     pub cache: bool,
+    /// Keep verdicts and the resume record on disk.
+    pub persistent_cache: bool,
+    pub cache_size: u64,
     pub rewrites: bool,
     pub thorough: bool,
     pub rename: bool,
@@ -395,6 +413,8 @@ impl Args {
             max_attempts: self.max_attempts,
             prefilter: !self.no_prefilter,
             cache: !self.no_cache,
+            persistent_cache: !self.no_persistent_cache,
+            cache_size: self.cache_size,
             rewrites: !self.no_rewrites,
             thorough: self.thorough,
             rename: self.rename,
@@ -408,6 +428,28 @@ impl Args {
             check_determinism: self.check_determinism,
         })
     }
+}
+
+/// `123`, `64K`, `256M`, `2G` (powers of 1024).
+fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let (digits, shift) = match t.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => {
+            let shift = match c.to_ascii_uppercase() {
+                'K' => 10,
+                'M' => 20,
+                'G' => 30,
+                _ => return Err(format!("unknown size suffix {c:?} (use K, M or G)")),
+            };
+            (&t[..i], shift)
+        }
+        _ => (t, 0),
+    };
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("{text:?} is not a size (e.g. 500M)"))?;
+    n.checked_mul(1 << shift)
+        .ok_or_else(|| format!("{text:?} is too large"))
 }
 
 impl Config {
@@ -470,6 +512,14 @@ fn conditions(
 mod tests {
     use super::*;
     use clap::CommandFactory;
+
+    #[test]
+    fn sizes_take_suffixes() {
+        assert_eq!(parse_size("256M"), Ok(256 << 20));
+        assert_eq!(parse_size("12"), Ok(12));
+        assert_eq!(parse_size("1g"), Ok(1 << 30));
+        assert!(parse_size("5X").is_err() && parse_size("M").is_err());
+    }
 
     #[test]
     fn verify_cli() {

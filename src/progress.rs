@@ -14,6 +14,10 @@ pub struct Progress {
     original: usize,
     start: Instant,
     phase: String,
+    /// Candidates the current pass has left at most, when it knows.
+    left: Option<usize>,
+    /// Tests run at once.
+    jobs: usize,
 }
 
 impl Progress {
@@ -33,13 +37,26 @@ impl Progress {
             original,
             start: Instant::now(),
             phase: String::new(),
+            left: None,
+            jobs: 1,
         }
+    }
+
+    /// Tests run at once, for the pass's estimate.
+    pub fn set_jobs(&mut self, jobs: usize) {
+        self.jobs = jobs.max(1);
     }
 
     pub fn set_phase(&mut self, phase: &str) {
         if phase != self.phase {
             self.phase = phase.to_string();
         }
+        self.left = None;
+    }
+
+    /// How many candidates the pass has left at most (`None`: unknown, no estimate shown).
+    pub fn set_left(&mut self, left: Option<usize>) {
+        self.left = left;
     }
 
     pub fn phase(&self) -> &str {
@@ -70,8 +87,11 @@ impl Progress {
         } else {
             0.0
         };
+        let eta = pass_eta(self.left, stats, self.jobs).map_or(String::new(), |secs| {
+            format!(", pass ETA {}", eta_text(secs))
+        });
         format!(
-            "{}: {} -> {} bytes ({removed}% removed), {} tests ({rate:.1}/s), {} cached, {:.0}s",
+            "{}: {} -> {} bytes ({removed}% removed), {} tests ({rate:.1}/s), {} cached, {:.0}s{eta}",
             if self.phase.is_empty() {
                 "reducing"
             } else {
@@ -101,6 +121,26 @@ impl Progress {
     }
 }
 
+/// The pass's remaining time at most: candidates left x mean test time / jobs. `None` when the
+/// pass does not know how many candidates it has left, or no test has run yet.
+pub fn pass_eta(left: Option<usize>, stats: &Stats, jobs: usize) -> Option<f64> {
+    let left = left?;
+    (stats.tests > 0).then(|| {
+        let mean = stats.test_seconds / stats.tests as f64;
+        left as f64 * mean / jobs.max(1) as f64
+    })
+}
+
+/// `45s`, `12m05s`, `3h20m`.
+pub fn eta_text(secs: f64) -> String {
+    let s = secs.round().max(0.0) as u64;
+    match s {
+        0..60 => format!("{s}s"),
+        60..3600 => format!("{}m{:02}s", s / 60, s % 60),
+        _ => format!("{}h{:02}m", s / 3600, s % 3600 / 60),
+    }
+}
+
 /// The share removed with one decimal, or as many more as it takes not to round a partial
 /// removal to 100% (or a small one to 0%): "99.9985", not "100.0".
 pub fn percent_text(original: usize, now: usize) -> String {
@@ -122,5 +162,25 @@ pub fn percent_removed(original: usize, now: usize) -> f64 {
         0.0
     } else {
         100.0 * (original.saturating_sub(now)) as f64 / original as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_pass_eta_is_left_times_mean_over_jobs_and_only_when_known() {
+        let stats = Stats {
+            tests: 10,
+            test_seconds: 5.0,
+            ..Stats::default()
+        };
+        assert_eq!(pass_eta(Some(40), &stats, 2), Some(10.0));
+        assert_eq!(pass_eta(None, &stats, 2), None);
+        assert_eq!(pass_eta(Some(40), &Stats::default(), 2), None);
+        assert_eq!(eta_text(9.4), "9s");
+        assert_eq!(eta_text(725.0), "12m05s");
+        assert_eq!(eta_text(12000.0), "3h20m");
     }
 }

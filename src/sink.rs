@@ -19,6 +19,7 @@ use anyhow::{Context, Result};
 use crate::cli::Output;
 use crate::exit::{FailureKind, fail};
 use crate::paths::{parent_of, probe_writable, resolve_new};
+use crate::resume::ResumeLog;
 
 /// What a written file inherits from the input.
 #[derive(Clone, Debug, Default)]
@@ -78,6 +79,7 @@ pub struct SinkPlan {
     backup: Option<PathBuf>,
     meta: FileMeta,
     force: bool,
+    resume: Option<ResumeLog>,
 }
 
 impl SinkPlan {
@@ -112,7 +114,30 @@ impl SinkPlan {
             backup,
             meta,
             force,
+            resume: None,
         })
+    }
+
+    /// Keeps the resume record of an in-place run (see `resume.rs`).
+    pub fn set_resume(&mut self, log: Option<ResumeLog>) {
+        if self.backup.is_some() {
+            self.resume = log;
+        }
+    }
+
+    /// When INPUT (`input`) is a result of the interrupted run that saved a differing
+    /// `INPUT.orig`, this run resumes it: the original to start from (the backup's content).
+    pub fn resume_from(&mut self, input: &[u8]) -> Option<Vec<u8>> {
+        let log = self.resume.as_mut()?;
+        let backup = fs::read(self.backup.as_ref()?).ok()?;
+        (backup != input && log.resumes(input, &backup)).then_some(backup)
+    }
+
+    /// The results the resumed run wrote: all known interesting.
+    pub fn known_results(&self) -> Vec<u128> {
+        self.resume
+            .as_ref()
+            .map_or_else(Vec::new, ResumeLog::known_results)
     }
 
     /// The file the run will rewrite, for the run lock (`None` for stdout and devices).
@@ -125,15 +150,23 @@ impl SinkPlan {
 
     /// Saves the backup (in place) or writes the original to `-o`: from now on the target always
     /// holds an interesting file.
-    pub fn open(self, original: &[u8]) -> Result<Sink> {
+    pub fn open(mut self, original: &[u8]) -> Result<Sink> {
         if let Some(backup) = &self.backup {
             save_backup(backup, original, self.force, &self.meta)?;
         }
-        let sink = Sink {
+        if self
+            .resume
+            .as_mut()
+            .is_some_and(|r| r.start(original).is_err())
+        {
+            self.resume = None;
+        }
+        let mut sink = Sink {
             target: self.target,
             shown: self.shown,
             backup: self.backup,
             meta: self.meta.without_times(),
+            resume: self.resume,
         };
         if sink.backup.is_none() {
             sink.write(original)?;
@@ -147,6 +180,8 @@ pub struct Sink {
     shown: Option<PathBuf>,
     pub backup: Option<PathBuf>,
     meta: FileMeta,
+    /// The resume record of an in-place run (dropped at its first write error).
+    resume: Option<ResumeLog>,
 }
 
 impl Sink {
@@ -157,6 +192,7 @@ impl Sink {
             shown: None,
             backup: None,
             meta: FileMeta::default(),
+            resume: None,
         }
     }
 
@@ -168,10 +204,20 @@ impl Sink {
     /// Replaces a regular target's content atomically. Stdout and devices wait for [`finish`].
     ///
     /// [`finish`]: Sink::finish
-    pub fn write(&self, bytes: &[u8]) -> Result<()> {
+    pub fn write(&mut self, bytes: &[u8]) -> Result<()> {
         let Target::File(target) = &self.target else {
             return Ok(());
         };
+        if let Some(log) = &mut self.resume {
+            // a replay of the resumed run: INPUT holds a later result of it already
+            if log.replayed(bytes) {
+                return Ok(());
+            }
+            // the record first: a kill between the two leaves INPUT at a result it names
+            if log.before_write(bytes).is_err() {
+                self.resume = None;
+            }
+        }
         write_atomically(target, bytes, &self.meta).map_err(|e| {
             fail(
                 FailureKind::Io,
@@ -261,7 +307,8 @@ pub fn backup_path(input: &Path) -> PathBuf {
 }
 
 /// Saves the original as `INPUT.orig`. An existing, different one is kept: without `--force`
-/// the run stops; with it, the old backup moves to the next free `INPUT.orig.N` first.
+/// the run stops; with it, the old backup moves to the next free `INPUT.orig.N` first. (A
+/// resumed run starts from the backup's content: see [`SinkPlan::resume_from`].)
 pub fn save_backup(backup: &Path, original: &[u8], force: bool, meta: &FileMeta) -> Result<()> {
     if fs::symlink_metadata(backup).is_ok() {
         if fs::read(backup).is_ok_and(|existing| existing == original) {

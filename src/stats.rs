@@ -14,6 +14,8 @@ pub struct Stats {
     pub cancelled: u64,
     /// Candidates answered from the verdict cache, without a run.
     pub cache_hits: u64,
+    /// Of these, verdicts kept on disk by an earlier run (the persistent cache).
+    pub persistent_hits: u64,
     /// Tree candidates skipped because they parse worse than the current best.
     pub pruned: u64,
     /// The prefilter turned itself off (parsing cost more than testing) in some round.

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 use xxhash_rust::xxh3::{Xxh3, xxh3_128};
 
+use crate::diskcache::DiskCache;
 use crate::multi::frame::Frame;
 use crate::oracle::{Outcome, RunStatus};
 use crate::pool::{Pool, Ticket};
@@ -57,6 +58,8 @@ pub struct Tester {
     charged: u64,
     /// Multi-file runs: the other files around `best`; it keys the cache and stores the best.
     frame: Option<Arc<Frame>>,
+    /// The persistent "not interesting" verdicts (dropped at the first write error).
+    disk: Option<DiskCache>,
 }
 
 /// How a test of a candidate began.
@@ -98,6 +101,20 @@ impl Tester {
             chain_seen: HashSet::new(),
             charged: 0,
             frame: None,
+            disk: None,
+        }
+    }
+
+    /// Uses the persistent verdicts too (only with the in-run cache on).
+    pub fn set_disk_cache(&mut self, disk: Option<DiskCache>) {
+        self.disk = disk.filter(|_| self.cache.is_some());
+    }
+
+    /// Results of the interrupted run this one resumes: known interesting, so that replaying
+    /// its path costs no test runs.
+    pub fn preload_interesting(&mut self, keys: &[u128]) {
+        if let Some(cache) = &mut self.cache {
+            cache.extend(keys.iter().map(|&k| (k, true)));
         }
     }
 
@@ -219,6 +236,15 @@ impl Tester {
             self.progress.tick(self.shown_len(), &self.stats);
             return Begin::Known(hit);
         }
+        if self.disk.as_ref().is_some_and(|d| d.rejected(key)) {
+            self.stats.cache_hits += 1;
+            self.stats.persistent_hits += 1;
+            if let Some(cache) = &mut self.cache {
+                cache.insert(key, false);
+            }
+            self.progress.tick(self.best.len(), &self.stats);
+            return Begin::Known(false);
+        }
         if let Some(max) = self.max_attempts {
             // exact: never more runs than the budget, and (so that the result is the serial
             // run's whatever -j is) never a run the serial chain could not charge: while one
@@ -286,6 +312,10 @@ impl Tester {
                         return Some((ticket, None));
                     }
                     RunStatus::Cancelled => return Some((ticket, None)),
+                    RunStatus::Exited(_) | RunStatus::Signaled(_) if !o.interesting => {
+                        self.persist_rejection(key);
+                        false
+                    }
                     _ => o.interesting,
                 }
             }
@@ -300,6 +330,21 @@ impl Tester {
         }
         self.progress.tick(self.shown_len(), &self.stats);
         Some((ticket, Some(interesting)))
+    }
+
+    /// Keeps a "not interesting" verdict on disk; a write error drops the persistent cache with
+    /// one warning (the run goes on without it).
+    fn persist_rejection(&mut self, key: Option<u128>) {
+        let (Some(disk), Some(key)) = (&mut self.disk, key) else {
+            return;
+        };
+        if let Err(e) = disk.reject(key) {
+            let path = disk.path().display().to_string();
+            self.disk = None;
+            self.progress.println(&format!(
+                "reduce: warning: cannot write the persistent cache {path} ({e}); going on without it"
+            ));
+        }
     }
 
     /// Stops the runs of these tickets; each still reports through `next_done`.
@@ -424,6 +469,10 @@ macro_rules! parallel_oracle_methods {
 
         fn on_pass(&mut self, phase: &str) {
             self.tester.progress.set_phase(phase);
+        }
+
+        fn on_left(&mut self, left: Option<usize>) {
+            self.tester.progress.set_left(left);
         }
     };
 }

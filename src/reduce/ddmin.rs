@@ -239,6 +239,21 @@ impl Policy for Sweep {
         format!("sweep chunk {}", self.size)
     }
 
+    /// The rest of the current size's sweep and every smaller size's.
+    fn candidates(&self, config: &[Unit]) -> Option<usize> {
+        let first = if self.size == 0 {
+            config.len().max(1)
+        } else {
+            self.size
+        };
+        let sizes = std::iter::successors(Some(first), |&s| (s > 1).then(|| s.div_ceil(2)));
+        let count = |size: usize| {
+            let from = if size == first { self.offset } else { 0 };
+            config.len().saturating_sub(from).div_ceil(size)
+        };
+        Some(sizes.map(count).sum())
+    }
+
     fn accepted(&mut self, index: usize) {
         self.won = Some(index);
     }
@@ -255,6 +270,26 @@ impl Policy for Sweep {
 mod sweep_tests {
     use super::*;
     use crate::reduce::{FnOracle, reduce};
+
+    #[test]
+    fn candidates_counts_what_propose_yields() {
+        for len in [0usize, 1, 2, 7, 64, 100] {
+            let config: Vec<Unit> = (0..len as Unit).collect();
+            for (size, offset) in [(0, 0), (1, 0), (4, 2), (len.max(1), 0), (3, len)] {
+                let mut sweep = Sweep {
+                    size,
+                    offset,
+                    ..Sweep::default()
+                };
+                let expected = sweep.candidates(&config);
+                assert_eq!(
+                    expected,
+                    Some(sweep.propose(&config).count()),
+                    "len {len} size {size} offset {offset}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn singles_try_one_element_at_a_time() {

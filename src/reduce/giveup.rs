@@ -58,6 +58,11 @@ impl<P: Policy> Policy for GiveUp<P> {
         self.inner.phase()
     }
 
+    fn candidates(&self, config: &[Unit]) -> Option<usize> {
+        let budget = self.limit.saturating_sub(self.failures);
+        self.inner.candidates(config).map(|n| n.min(budget))
+    }
+
     fn accepted(&mut self, index: usize) {
         self.won = Some(index);
         self.inner.accepted(index);

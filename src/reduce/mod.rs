@@ -69,6 +69,10 @@ pub trait Oracle {
     /// Told what the policy is doing at the start of each pass (for progress displays).
     fn on_pass(&mut self, _phase: &str) {}
 
+    /// Told, before each candidate is decided, how many candidates the pass has left at most
+    /// (`None`: the policy does not know), for an estimate of the pass's remaining time.
+    fn on_left(&mut self, _left: Option<usize>) {}
+
     /// How many tests may run at once. Above 1 the loop speculates along the serial chain (see
     /// `chain.rs`) and still commits exactly the candidates the serial run commits.
     fn width(&self) -> usize {
@@ -139,6 +143,12 @@ pub trait Policy {
         String::new()
     }
 
+    /// How many candidates `propose(config)` would yield at most, if the policy knows without
+    /// generating them (for progress displays only).
+    fn candidates(&self, _config: &[Unit]) -> Option<usize> {
+        None
+    }
+
     /// Before `on_reduced(Some(..))`: the committed candidate was the `index`-th (from 0) this
     /// pass proposed. Candidates proposed after it were not (all) tested. Policies that learn
     /// from which candidate won use this instead of "the last one pulled".
@@ -207,12 +217,14 @@ fn pass<'p>(
     policy: &mut (dyn Policy + 'p),
     chain: &mut chain::Chain<'p>,
 ) -> Option<(usize, Vec<Unit>)> {
+    let total = policy.candidates(config);
     chain.begin_pass(config, policy);
     let mut deltas = policy.propose(config);
     for index in 0.. {
         if oracle.stop_requested() {
             break;
         }
+        oracle.on_left(total.map(|t| t.saturating_sub(index)));
         match chain.decide(index, &mut deltas, oracle) {
             Some(Verdict::Interesting) => {
                 let (ticket, candidate) = chain.commit(index, oracle);
@@ -285,6 +297,10 @@ impl<P: Policy + Clone> Policy for Only<P> {
 
     fn phase(&self) -> String {
         self.inner.phase()
+    }
+
+    fn candidates(&self, config: &[Unit]) -> Option<usize> {
+        self.inner.candidates(&self.restrict(config))
     }
 
     fn accepted(&mut self, index: usize) {

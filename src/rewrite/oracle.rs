@@ -136,4 +136,8 @@ impl Oracle for EditOracle<'_> {
         let phase = format!("{}: {phase}", self.label);
         self.tester.progress.set_phase(&phase);
     }
+
+    fn on_left(&mut self, left: Option<usize>) {
+        self.tester.progress.set_left(left);
+    }
 }

@@ -469,6 +469,7 @@ fn a_relative_script_path_is_resolved_from_the_cwd_where_reduce_runs() {
     let out = std::process::Command::new(reduce_bin())
         .args(["-q", "--test", "checks/t.sh", "input.txt"])
         .current_dir(env.join("work"))
+        .env("XDG_CACHE_HOME", env.join(".cache"))
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -486,6 +487,7 @@ fn a_relative_script_path_is_resolved_from_the_cwd_where_reduce_runs() {
             "input.txt",
         ])
         .current_dir(env.join("work"))
+        .env("XDG_CACHE_HOME", env.join(".cache"))
         .output()
         .unwrap();
     assert_same("exit code", &Some(0), &out.status.code());

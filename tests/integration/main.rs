@@ -10,6 +10,7 @@ mod hygiene;
 mod multi;
 mod pipes;
 mod props;
+mod resume;
 mod safety;
 mod speed;
 mod util;

@@ -33,9 +33,11 @@ fn run_with_stdin(env: &TestEnv, args: &[&str], stdin: &[u8]) -> Run {
     }
 }
 
-/// The names in the test's directory, sorted.
+/// The names in the test's directory, sorted; `.cache` is not the working directory's but the
+/// persistent cache's (`XDG_CACHE_HOME`, kept inside the test's directory).
 fn listing(env: &TestEnv) -> Vec<String> {
     let mut names = env.entries_starting_with(&env.path(), "");
+    names.retain(|n| n != ".cache");
     names.sort();
     names
 }

@@ -69,6 +69,7 @@ fn a_flaky_test_is_reported() {
     let out = Command::new(env!("CARGO_BIN_EXE_reduce"))
         // -j1: the run counter in the script is not safe under concurrent runs
         .args(["--algo", "ddmin", "-j1", "-o", "-", "--test"])
+        .env("XDG_CACHE_HOME", dir.path().join("cache"))
         .arg(&script)
         .arg(&input)
         .output()

@@ -162,6 +162,8 @@ impl TestEnv {
             .current_dir(self.path())
             .stdin(Stdio::null())
             .env("TMPDIR", self.path())
+            // the persistent verdict cache too: no test touches ~/.cache
+            .env("XDG_CACHE_HOME", self.join(".cache"))
             .env_remove("RUST_BACKTRACE");
         cmd
     }
@@ -268,6 +270,7 @@ pub fn reduce_fixture(case: &Path, args: &[&str]) -> (Vec<u8>, serde_json::Value
     fs::create_dir(&temp).unwrap();
     let status = Command::new(reduce_bin())
         .env("TMPDIR", dir.path())
+        .env("XDG_CACHE_HOME", dir.path().join("cache"))
         .arg("-q")
         .args(args)
         .arg("--test")

@@ -1,0 +1,276 @@
+//! The persistent verdict cache: "not interesting" verdicts kept on disk across runs, as
+//! 128-bit xxh3 hashes of the candidates, one append-only file per test fingerprint under
+//! `$XDG_CACHE_HOME/reduce/verdicts/` (else `~/.cache/reduce/verdicts/`).
+//!
+//! Only verdicts of runs that ended on their own (an exit status or a signal) are kept: a
+//! timeout, a cancelled or an interrupted run, or an error never becomes a verdict. Each record
+//! is written with one `write` to a file opened for appending, so a SIGKILL leaves whole records;
+//! a torn last record (a power cut) is cut off when the file is next opened, and a record whose
+//! check bytes do not match is ignored, never trusted. No fsync: losing the last verdicts costs
+//! only their re-runs.
+
+use std::collections::HashSet;
+use std::ffi::OsStr;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use xxhash_rust::xxh3::{xxh3_64, xxh3_128};
+
+/// One record: the 16-byte hash (little endian) and 4 check bytes.
+pub const RECORD: usize = 20;
+
+/// The default bound of the verdict files together (`--cache-size`).
+pub const DEFAULT_SIZE: u64 = 256 << 20;
+
+/// Tags the fingerprint's hash so that it can never equal a candidate's.
+const FINGERPRINT_TAG: &[u8] = b"reduce verdict fingerprint v1\0";
+
+/// The cache directory: `$XDG_CACHE_HOME/reduce`, else `$HOME/.cache/reduce` (a relative or
+/// empty `XDG_CACHE_HOME` is ignored, as the XDG specification says). `None`: no home.
+pub fn cache_root() -> Option<PathBuf> {
+    let absolute = |v: std::ffi::OsString| {
+        let p = PathBuf::from(v);
+        p.is_absolute().then_some(p)
+    };
+    if let Some(dir) = std::env::var_os("XDG_CACHE_HOME").and_then(absolute) {
+        return Some(dir.join("reduce"));
+    }
+    std::env::var_os("HOME")
+        .and_then(absolute)
+        .map(|home| home.join(".cache").join("reduce"))
+}
+
+/// The fingerprint verdicts are kept under: the test's identity bytes (`Check::identity`: a
+/// script's path and bytes, or a `-c`/`--` command and its conditions) and the candidate's file
+/// name, which the test sees.
+pub fn fingerprint(test_identity: &[u8], input_name: &OsStr) -> u128 {
+    let name = input_name.as_bytes();
+    let mut bytes =
+        Vec::with_capacity(FINGERPRINT_TAG.len() + 8 + name.len() + test_identity.len());
+    bytes.extend_from_slice(FINGERPRINT_TAG);
+    bytes.extend_from_slice(&(name.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(name);
+    bytes.extend_from_slice(test_identity);
+    xxh3_128(&bytes)
+}
+
+fn check(key: u128) -> [u8; 4] {
+    let h = xxh3_64(&key.to_le_bytes()) as u32 ^ 0x5245_4455; // "REDU"
+    h.to_le_bytes()
+}
+
+pub fn encode(key: u128) -> [u8; RECORD] {
+    let mut rec = [0u8; RECORD];
+    rec[..16].copy_from_slice(&key.to_le_bytes());
+    rec[16..].copy_from_slice(&check(key));
+    rec
+}
+
+pub fn decode(rec: &[u8]) -> Option<u128> {
+    let key = u128::from_le_bytes(rec.get(..16)?.try_into().ok()?);
+    (rec.get(16..RECORD)? == check(key)).then_some(key)
+}
+
+/// Hashes a key that is a hash already: its two halves folded, no second hash function.
+#[derive(Default)]
+pub struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        self.0 ^= xxh3_64(bytes);
+    }
+
+    fn write_u128(&mut self, key: u128) {
+        self.0 ^= key as u64 ^ (key >> 64) as u64;
+    }
+}
+
+/// A set of candidate hashes.
+pub type KeySet = HashSet<u128, std::hash::BuildHasherDefault<KeyHasher>>;
+
+/// The "not interesting" verdicts of one fingerprint, loaded, and the file new ones go to.
+pub struct DiskCache {
+    file: File,
+    path: PathBuf,
+    known: KeySet,
+}
+
+impl DiskCache {
+    /// Opens (creating) the verdict file of `fingerprint` under `root`, loads it, and evicts
+    /// the least recently used other fingerprints' files while all of them exceed `max_bytes`.
+    pub fn open(root: &Path, fingerprint: u128, max_bytes: u64) -> io::Result<DiskCache> {
+        let dir = root.join("verdicts");
+        fs::create_dir_all(&dir)?;
+        let path = dir.join(format!("{fingerprint:032x}.v1"));
+        let mut file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create(true)
+            .open(&path)?;
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)?;
+        let whole = bytes.len() - bytes.len() % RECORD;
+        if whole < bytes.len() {
+            // a torn last record: cut it off so that the next records stay aligned
+            file.set_len(whole as u64)?;
+        }
+        let mut known = KeySet::with_capacity_and_hasher(whole / RECORD, Default::default());
+        known.extend(bytes[..whole].chunks_exact(RECORD).filter_map(decode));
+        // appending marks the file as recently used; so does opening it
+        let _ = file.set_modified(SystemTime::now());
+        evict(&dir, &path, max_bytes);
+        Ok(DiskCache { file, path, known })
+    }
+
+    /// Was this candidate found not interesting before?
+    pub fn rejected(&self, key: u128) -> bool {
+        self.known.contains(&key)
+    }
+
+    /// Records a "not interesting" verdict: one write of one record.
+    pub fn reject(&mut self, key: u128) -> io::Result<()> {
+        if self.known.insert(key) {
+            self.file.write_all(&encode(key))?;
+        }
+        Ok(())
+    }
+
+    pub fn len(&self) -> usize {
+        self.known.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.known.is_empty()
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// Removes the oldest verdict files (by modification time) other than `keep` while the files
+/// together exceed `max_bytes`. Best effort: a file that cannot be removed is skipped.
+fn evict(dir: &Path, keep: &Path, max_bytes: u64) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let mut files: Vec<(SystemTime, u64, PathBuf)> = entries
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let m = e.metadata().ok()?;
+            m.is_file().then(|| {
+                (
+                    m.modified().unwrap_or(SystemTime::UNIX_EPOCH),
+                    m.len(),
+                    e.path(),
+                )
+            })
+        })
+        .collect();
+    let mut total: u64 = files.iter().map(|f| f.1).sum();
+    files.sort();
+    for (_, len, path) in files {
+        if total <= max_bytes {
+            break;
+        }
+        if path != keep && fs::remove_file(&path).is_ok() {
+            total -= len;
+        }
+    }
+}
+
+/// Removes the whole cache directory; `false` if there was none.
+pub fn clear(root: &Path) -> io::Result<bool> {
+    match fs::remove_dir_all(root) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verdicts_survive_a_reopen() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut c = DiskCache::open(dir.path(), 7, DEFAULT_SIZE).unwrap();
+        c.reject(1).unwrap();
+        c.reject(u128::MAX).unwrap();
+        c.reject(1).unwrap();
+        drop(c);
+        let c = DiskCache::open(dir.path(), 7, DEFAULT_SIZE).unwrap();
+        assert!(c.rejected(1) && c.rejected(u128::MAX) && !c.rejected(2));
+        assert_eq!(fs::metadata(c.path()).unwrap().len(), 2 * RECORD as u64);
+        let other = DiskCache::open(dir.path(), 8, DEFAULT_SIZE).unwrap();
+        assert!(other.is_empty());
+    }
+
+    #[test]
+    fn a_torn_last_record_is_ignored_and_cut_off() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut c = DiskCache::open(dir.path(), 1, DEFAULT_SIZE).unwrap();
+        c.reject(42).unwrap();
+        let path = c.path().to_path_buf();
+        drop(c);
+        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
+        f.write_all(&encode(43)[..11]).unwrap();
+        drop(f);
+        let mut c = DiskCache::open(dir.path(), 1, DEFAULT_SIZE).unwrap();
+        assert!(c.rejected(42) && !c.rejected(43));
+        c.reject(44).unwrap();
+        drop(c);
+        let c = DiskCache::open(dir.path(), 1, DEFAULT_SIZE).unwrap();
+        assert!(c.rejected(44) && c.len() == 2);
+    }
+
+    #[test]
+    fn a_corrupt_record_is_never_trusted() {
+        let mut rec = encode(99);
+        assert_eq!(decode(&rec), Some(99));
+        rec[3] ^= 1;
+        assert_eq!(decode(&rec), None);
+    }
+
+    #[test]
+    fn the_oldest_fingerprints_go_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1000);
+        for fp in [1u128, 2] {
+            let mut c = DiskCache::open(dir.path(), fp, DEFAULT_SIZE).unwrap();
+            (0..10).for_each(|k| c.reject(k).unwrap());
+            let f = File::options().write(true).open(c.path()).unwrap();
+            f.set_modified(old + std::time::Duration::from_secs(fp as u64))
+                .unwrap();
+        }
+        let c = DiskCache::open(dir.path(), 3, 15 * RECORD as u64).unwrap();
+        let names: Vec<_> = fs::read_dir(dir.path().join("verdicts"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names.len(), 2, "{names:?}");
+        assert!(
+            !dir.path()
+                .join("verdicts")
+                .join(format!("{:032x}.v1", 1))
+                .exists()
+        );
+        assert!(c.path().exists());
+    }
+
+    #[test]
+    fn fingerprints_differ_by_test_and_by_name() {
+        let a = fingerprint(b"script\0/t.sh\0exit 0", OsStr::new("a.c"));
+        assert_ne!(a, fingerprint(b"script\0/t.sh\0exit 1", OsStr::new("a.c")));
+        assert_ne!(a, fingerprint(b"script\0/t.sh\0exit 0", OsStr::new("b.c")));
+        assert_eq!(a, fingerprint(b"script\0/t.sh\0exit 0", OsStr::new("a.c")));
+    }
+}

@@ -1,0 +1,229 @@
+//! Resume after an interrupt. An in-place run keeps, next to the verdict cache, a record of its
+//! input (`CACHE/runs/HASH.json`, HASH: the input's canonical path: the test's fingerprint and
+//! the hash of the original in `INPUT.orig`) and the hashes of every result it wrote to INPUT
+//! (`HASH.commits`, append-only, one record per result, written before the result).
+//!
+//! Running the very same command again resumes when the fingerprint matches, `INPUT.orig` is
+//! that run's original and INPUT is one of its results: the run starts again from `INPUT.orig`
+//! and replays the interrupted run, whose commits are known interesting and whose rejections
+//! the verdict cache knows, so the replay runs (almost) no tests and takes exactly the path of
+//! an uninterrupted run (the algorithms are deterministic), then goes on from where it stopped.
+//! Any other `INPUT.orig` keeps the refusal.
+
+use std::collections::HashSet;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use xxhash_rust::xxh3::xxh3_128;
+
+use crate::diskcache::{RECORD, decode, encode};
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+struct Record {
+    fingerprint: String,
+    original: String,
+}
+
+fn hex(h: u128) -> String {
+    format!("{h:032x}")
+}
+
+/// The resume record of one in-place run.
+pub struct ResumeLog {
+    json: PathBuf,
+    commits_path: PathBuf,
+    record: Record,
+    /// The previous run's record, if it was of this test.
+    previous: Option<Record>,
+    /// Results written to INPUT by the run (and by the run it resumes).
+    commits: HashSet<u128>,
+    file: Option<File>,
+    resumed: bool,
+}
+
+impl ResumeLog {
+    /// The log for reducing `input` under `fingerprint`; `None` if the input has no canonical
+    /// path. Reads the previous run's record, if any, for [`ResumeLog::resumes`].
+    pub fn new(root: &Path, input: &Path, fingerprint: u128) -> Option<ResumeLog> {
+        let canonical = fs::canonicalize(input).ok()?;
+        let key = hex(xxh3_128(canonical.as_os_str().as_bytes()));
+        let dir = root.join("runs");
+        let record = Record {
+            fingerprint: hex(fingerprint),
+            original: String::new(),
+        };
+        let json = dir.join(format!("{key}.json"));
+        let previous = fs::read(&json)
+            .ok()
+            .and_then(|b| serde_json::from_slice::<Record>(&b).ok())
+            .filter(|r| r.fingerprint == record.fingerprint);
+        let commits_path = dir.join(format!("{key}.commits"));
+        let commits = match previous {
+            Some(_) => read_commits(&commits_path),
+            None => HashSet::new(),
+        };
+        Some(ResumeLog {
+            json,
+            commits_path,
+            record,
+            previous,
+            commits,
+            file: None,
+            resumed: false,
+        })
+    }
+
+    /// Is `input` a result the last run wrote, and `backup` that run's original? Then this run
+    /// resumes it: it starts again from `backup` and keeps it.
+    pub fn resumes(&mut self, input: &[u8], backup: &[u8]) -> bool {
+        self.resumed = self
+            .previous
+            .as_ref()
+            .is_some_and(|p| p.original == hex(xxh3_128(backup)))
+            && self.commits.contains(&xxh3_128(input));
+        self.resumed
+    }
+
+    pub fn resumed(&self) -> bool {
+        self.resumed
+    }
+
+    /// The results the resumed run committed (known interesting); empty unless resuming.
+    pub fn known_results(&self) -> Vec<u128> {
+        match self.resumed {
+            true => self.commits.iter().copied().collect(),
+            false => Vec::new(),
+        }
+    }
+
+    /// Was `bytes` written to INPUT by the resumed run (so a replay need not write it again)?
+    pub fn replayed(&self, bytes: &[u8]) -> bool {
+        self.resumed && self.commits.contains(&xxh3_128(bytes))
+    }
+
+    /// The run starts from `original` (in `INPUT.orig`, and in INPUT unless resuming): a fresh
+    /// run forgets the previous record.
+    pub fn start(&mut self, original: &[u8]) -> io::Result<()> {
+        fs::create_dir_all(crate::paths::parent_of(&self.json))?;
+        self.record.original = hex(xxh3_128(original));
+        let mut options = OpenOptions::new();
+        options.append(true).create(true);
+        if !self.resumed {
+            self.commits.clear();
+            options.truncate(false);
+            let file = options.open(&self.commits_path)?;
+            file.set_len(0)?;
+            self.file = Some(file);
+        } else {
+            let file = options.open(&self.commits_path)?;
+            // a torn last record is cut off so that the next ones stay aligned
+            let len = file.metadata()?.len();
+            file.set_len(len - len % RECORD as u64)?;
+            self.file = Some(file);
+        }
+        let json = serde_json::to_vec(&self.record).map_err(io::Error::other)?;
+        crate::sink::write_atomically(&self.json, &json, &Default::default())
+            .map_err(|e| io::Error::other(format!("{e:#}")))?;
+        self.before_write(original)
+    }
+
+    /// `next` is about to replace INPUT: one record, one write.
+    pub fn before_write(&mut self, next: &[u8]) -> io::Result<()> {
+        let key = xxh3_128(next);
+        if !self.commits.insert(key) {
+            return Ok(());
+        }
+        match &mut self.file {
+            Some(f) => f.write_all(&encode(key)),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The whole records of a commits file (a torn last one is ignored).
+fn read_commits(path: &Path) -> HashSet<u128> {
+    let mut bytes = Vec::new();
+    if File::open(path)
+        .and_then(|mut f| f.read_to_end(&mut bytes))
+        .is_err()
+    {
+        return HashSet::new();
+    }
+    bytes.chunks_exact(RECORD).filter_map(decode).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setup() -> (tempfile::TempDir, PathBuf, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("in.c");
+        fs::write(&input, "x").unwrap();
+        let root = dir.path().join("cache");
+        (dir, input, root)
+    }
+
+    #[test]
+    fn a_written_result_resumes_and_a_stranger_does_not() {
+        let (_dir, input, root) = setup();
+        let mut log = ResumeLog::new(&root, &input, 1).unwrap();
+        assert!(!log.resumes(b"abc", b"abcdef"));
+        log.start(b"abcdef").unwrap();
+        log.before_write(b"abcd").unwrap();
+        log.before_write(b"ab").unwrap();
+        drop(log);
+        for current in [&b"abcd"[..], b"ab"] {
+            let mut again = ResumeLog::new(&root, &input, 1).unwrap();
+            assert!(again.resumes(current, b"abcdef"));
+            assert_eq!(again.known_results().len(), 3);
+            assert!(again.replayed(b"abcd") && !again.replayed(b"a"));
+        }
+        let mut again = ResumeLog::new(&root, &input, 1).unwrap();
+        assert!(!again.resumes(b"abcdef!", b"abcdef"), "an unknown input");
+        assert!(
+            !again.resumes(b"ab", b"other original"),
+            "an unknown backup"
+        );
+        assert!(again.known_results().is_empty() && !again.replayed(b"ab"));
+        let mut other_test = ResumeLog::new(&root, &input, 2).unwrap();
+        assert!(!other_test.resumes(b"ab", b"abcdef"), "another test");
+    }
+
+    #[test]
+    fn a_fresh_start_forgets_the_old_results_and_a_resume_keeps_them() {
+        let (_dir, input, root) = setup();
+        let mut log = ResumeLog::new(&root, &input, 1).unwrap();
+        log.start(b"aaa").unwrap();
+        log.before_write(b"aa").unwrap();
+        let mut resumed = ResumeLog::new(&root, &input, 1).unwrap();
+        assert!(resumed.resumes(b"aa", b"aaa"));
+        resumed.start(b"aaa").unwrap();
+        resumed.before_write(b"a").unwrap();
+        let mut again = ResumeLog::new(&root, &input, 1).unwrap();
+        assert!(again.resumes(b"aa", b"aaa") && again.resumes(b"a", b"aaa"));
+        let mut fresh = ResumeLog::new(&root, &input, 1).unwrap();
+        assert!(!fresh.resumes(b"zzz", b"yyy"));
+        fresh.start(b"zzz").unwrap();
+        let mut after = ResumeLog::new(&root, &input, 1).unwrap();
+        assert!(!after.resumes(b"aa", b"aaa"));
+        assert!(after.resumes(b"zzz", b"zzz"));
+    }
+
+    #[test]
+    fn a_torn_commit_record_is_ignored() {
+        let (_dir, input, root) = setup();
+        let mut log = ResumeLog::new(&root, &input, 1).unwrap();
+        log.start(b"aaa").unwrap();
+        let path = log.commits_path.clone();
+        drop(log);
+        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
+        f.write_all(&encode(xxh3_128(b"aa"))[..7]).unwrap();
+        let mut again = ResumeLog::new(&root, &input, 1).unwrap();
+        assert!(!again.resumes(b"aa", b"aaa"));
+        assert!(again.resumes(b"aaa", b"aaa"));
+    }
+}
