@@ -30,7 +30,7 @@ lua\t''
 text\t''"
 complete -c reduce -l max-attempts -d 'At most this many test runs in all, the check of the original included (the best result so far is kept)' -r
 complete -c reduce -l cache-size -d 'Bound of the persistent cache, in bytes or with a K, M or G suffix (the least recently used tests\' verdicts go first)' -r
-complete -c reduce -s o -l output -d 'Write the result here instead of in place (\'-\' = stdout)' -r -F
+complete -c reduce -s o -l output -d 'Write the result here instead of in place (\'-\' = stdout; a directory for several files)' -r -F
 complete -c reduce -l stats-json -d 'Write a JSON record of the run here' -r -F
 complete -c reduce -l generate-completions -d 'Print shell completions and exit' -r -f -a "bash\t''
 elvish\t''
@@ -45,6 +45,7 @@ complete -c reduce -l clear-cache -d 'Remove the persistent cache (verdicts and 
 complete -c reduce -l no-rewrites -d 'Only delete (perses): no rewrite passes (expressions to 0, definitions to declarations, ...)'
 complete -c reduce -l thorough -d 'No give-up rules: rewrite passes try every candidate (slower, sometimes smaller)'
 complete -c reduce -l rename -d 'Give every name the file declares a short one (a, b, ...) at the end (perses, C): fewer bytes, same tokens, harder to map back to the original'
+complete -c reduce -l delete-files -d 'Several files or a directory: a file may disappear from the result, not only become empty'
 complete -c reduce -l force -d 'Back up over an existing, different INPUT.orig (the old one is kept as INPUT.orig.N); overwrite a read-only -o file'
 complete -c reduce -l no-format -d 'Keep the result\'s raw layout (by default a perses result is laid out one statement per line with 4-space indentation, if the test still accepts it)'
 complete -c reduce -s q -l quiet -d 'Print nothing but errors'

@@ -8,23 +8,19 @@ use anyhow::{Context, Result};
 use clap::CommandFactory;
 
 use crate::check::{Check, shell_quote};
-use crate::cli::{self, Algo, Args, Config, Output, UnitKind};
+use crate::cli::{self, Algo, Args, Config, Output};
 use crate::diskcache::DiskCache;
-use crate::driver::{Deletion, Driver, PassStats, Schedule, pass_table};
+use crate::driver::{PassStats, pass_table};
 use crate::exit::{self, FailureKind, fail};
 use crate::oracle::ScriptConfig;
 use crate::paths::{Role, check_distinct, parent_of, probe_writable, resolve_new};
 use crate::pool::Pool;
 use crate::progress::{Progress, percent_text};
-use crate::reduce::bytes::{Completion, Settings, Workspace, reduce_bytes};
-use crate::reduce::ddmin::Ddmin;
-use crate::reduce::{Unit, reduce};
 use crate::runlock::RunLock;
 use crate::sink::{FileMeta, Sink, SinkPlan, backup_path};
 use crate::stats::{Record, count_lines};
-use crate::tester::{SegmentsOracle, Stop, Tester};
+use crate::tester::{Stop, Tester};
 use crate::tree::front::Front;
-use crate::tree::render::Segments;
 
 pub fn run(args: Args) -> Result<ExitCode> {
     if let Some(shell) = args.generate_completions {
@@ -50,6 +46,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let cfg = args.into_config()?;
     crate::signal::install().context("cannot install the signal handlers")?;
     crate::reaper::become_subreaper();
+    if crate::multi::wanted(&cfg)? {
+        return crate::multi::run(cfg);
+    }
     let input = match cfg.stdin {
         true => crate::stdin::read_stdin()?,
         false => read_input(&cfg.input)?,
@@ -166,7 +165,7 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
-fn check_stats_location(stats: &Path) -> Result<()> {
+pub(crate) fn check_stats_location(stats: &Path) -> Result<()> {
     if std::fs::metadata(stats).is_ok_and(|m| !m.is_file()) {
         return Ok(()); // a device or a pipe: written once at the end
     }
@@ -238,7 +237,7 @@ fn read_input(path: &Path) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
-fn is_text(bytes: &[u8]) -> bool {
+pub(crate) fn is_text(bytes: &[u8]) -> bool {
     !bytes.contains(&0) && std::str::from_utf8(bytes).is_ok()
 }
 
@@ -463,87 +462,18 @@ impl Session {
     }
 
     fn reduce(&mut self) -> Result<()> {
-        match self.algo {
-            Algo::Ddmin => self.run_ddmin(),
-            Algo::Bytes => self.run_bytes(),
-            Algo::Hdd | Algo::Perses => self.run_tree(),
-        }
-    }
-
-    fn run_ddmin(&mut self) -> Result<()> {
-        let segments = match self.cfg.unit {
-            UnitKind::Line => Segments::lines(self.original.clone()),
-            UnitKind::Char => Segments::chars(self.original.clone()),
+        let job = crate::reduction::Job {
+            cfg: &self.cfg,
+            algo: self.algo,
+            front: self.front.as_ref(),
+            name: &self.cfg.input,
+            warn: true,
         };
-        let units: Vec<Unit> = (0..segments.len() as Unit).collect();
-        let mut oracle = SegmentsOracle::new(&segments, &mut self.tester);
-        reduce(units, &mut oracle, &mut Ddmin);
-        self.rounds = 1;
-        self.completion = "fixpoint".into();
-        Ok(())
-    }
-
-    fn run_bytes(&mut self) -> Result<()> {
-        let mut ws = Workspace::new(self.original.len())
-            .map_err(|e| fail(FailureKind::BadInput, e.to_string()))?;
-        let (tester, original) = (&mut self.tester, &self.original);
-        // the original was checked before the run: its verdict costs no second run (the cache
-        // would answer too, but not with --no-cache)
-        let mut oracle = |c: &[u8]| {
-            if c == original.as_slice() {
-                return Some(crate::reduce::Verdict::Interesting);
-            }
-            (!tester.stopped()).then(|| tester.test(c))
-        };
-        let outcome = reduce_bytes(&mut ws, &self.original, &mut oracle, Settings::default())
-            .map_err(|e| fail(FailureKind::NotInteresting, e.to_string()))?;
-        self.completion = match outcome.completion {
-            Completion::OneMinimal => "one_minimal",
-            Completion::BudgetExhausted => "budget_exhausted",
-            Completion::Stopped => "stopped",
-        }
-        .into();
-        self.rounds = 1;
-        Ok(())
-    }
-
-    /// HDD or Perses, with the rewrite passes around them: the schedule is the driver's.
-    fn run_tree(&mut self) -> Result<()> {
-        let front = self
-            .front
-            .as_ref()
-            .context("a tree algorithm without a front end")?;
-        let parsed = front.builder()?.build(&self.tester.best)?;
-        if parsed.errors > 0 && !self.cfg.quiet {
-            let what = match front {
-                Front::Text => "unmatched bracket(s)",
-                Front::Grammar(_) => "parse error(s)",
-            };
-            self.tester.progress.println(&format!(
-                "reduce: warning: {} has {} {what} (first at byte {}); ERROR regions are reduced token by token",
-                self.cfg.input.display(),
-                parsed.errors,
-                parsed.first_error.unwrap_or(0)
-            ));
-        }
-        let schedule = Schedule {
-            deletion: match self.algo {
-                Algo::Hdd => Deletion::Hdd,
-                _ => Deletion::Perses,
-            },
-            rewrites: self.algo == Algo::Perses && self.cfg.rewrites,
-            thorough: self.cfg.thorough,
-            rename: self.algo == Algo::Perses && self.cfg.rename,
-            prefilter: self.cfg.prefilter,
-            format: self.algo == Algo::Perses && self.cfg.rewrites && self.cfg.format,
-        };
-        let mut driver = Driver::new(&mut self.tester, front, schedule)?;
-        let result = driver.run();
-        self.rounds = driver.rounds;
-        self.passes = std::mem::take(&mut driver.passes);
-        result?;
-        self.completion = "fixpoint".into();
-        Ok(())
+        let (done, result) = crate::reduction::reduce_best(&mut self.tester, &job);
+        self.rounds = done.rounds;
+        self.completion = done.completion;
+        self.passes = done.passes;
+        result
     }
 
     fn finish(mut self) -> Result<ExitCode> {
@@ -579,12 +509,8 @@ impl Session {
         })
     }
 
-    /// Every algorithm ends at the empty file when the test accepts it: ddmin never proposes the
-    /// empty configuration, and a tree can leave whitespace or a token the grammar keeps.
     fn try_empty(&mut self) {
-        if !self.tester.best.is_empty() && !self.tester.stopped() {
-            self.tester.test(b"");
-        }
+        crate::reduction::try_empty(&mut self.tester);
     }
 
     /// Runs the test once more on the final result, bypassing the cache (skipped when the
@@ -619,6 +545,7 @@ impl Session {
             backup: sink.backup.as_ref().map(|p| p.display().to_string()),
             stats: self.tester.stats.clone(),
             passes: self.passes.clone(),
+            files: Vec::new(),
         }
     }
 
@@ -684,9 +611,9 @@ pub fn summary(r: &Record) -> String {
 }
 
 /// Below this, the original's test is run a second time to catch flaky tests.
-const CHEAP_TEST: Duration = Duration::from_millis(500);
+pub(crate) const CHEAP_TEST: Duration = Duration::from_millis(500);
 
-fn default_timeout(original: Duration) -> Duration {
+pub(crate) fn default_timeout(original: Duration) -> Duration {
     (original * cli::DEFAULT_TIMEOUT_FACTOR)
         .clamp(cli::MIN_DEFAULT_TIMEOUT, cli::MAX_DEFAULT_TIMEOUT)
 }

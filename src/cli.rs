@@ -79,9 +79,15 @@ Exit codes: 0 done, 2 usage, 3 original not interesting, 4 bad input, 5 bad test
 #[command(name = "reduce", version, about, after_help = EXAMPLES)]
 pub struct Args {
     /// The file to reduce (reduced in place unless -o is given; the original is kept as
-    /// FILE.orig); '-' reads stdin, and the result then goes to stdout unless -o says otherwise
+    /// FILE.orig); '-' reads stdin, and the result then goes to stdout unless -o says otherwise;
+    /// or a directory whose files are reduced together (kept as DIR.orig)
     #[arg(value_name = "INPUT")]
     pub input: Option<PathBuf>,
+
+    /// More files reduced together with INPUT: every test sees them all, in their relative
+    /// layout (see "Many files" in the README)
+    #[arg(value_name = "MORE")]
+    pub more_inputs: Vec<PathBuf>,
 
     /// The interestingness test: a script, run with the candidate's path as $1 (exit 0 =
     /// interesting)
@@ -233,7 +239,11 @@ pub struct Args {
     #[arg(long, help_heading = "Reduction options")]
     pub rename: bool,
 
-    /// Write the result here instead of in place ('-' = stdout)
+    /// Several files or a directory: a file may disappear from the result, not only become empty
+    #[arg(long, help_heading = "Reduction options")]
+    pub delete_files: bool,
+
+    /// Write the result here instead of in place ('-' = stdout; a directory for several files)
     #[arg(short, long, value_name = "FILE", help_heading = "Output options")]
     pub output: Option<PathBuf>,
 
@@ -292,6 +302,10 @@ pub enum Output {
 pub struct Config {
     /// The input file; `-` for stdin (see [`Config::stdin`]).
     pub input: PathBuf,
+    /// Further files reduced together with `input` (see [`crate::multi`]).
+    pub more_inputs: Vec<PathBuf>,
+    /// A file of a multi-file run may disappear.
+    pub delete_files: bool,
     /// The input is read from stdin.
     pub stdin: bool,
     /// The test, its script or program not yet checked (see [`Check::ensure_runnable`]).
@@ -382,6 +396,8 @@ impl Args {
             conditions(self.exit_code, self.signal, self.stdout, self.stderr).map_err(usage)?;
         Ok(Config {
             input,
+            more_inputs: self.more_inputs,
+            delete_files: self.delete_files,
             stdin,
             check: Check {
                 command,

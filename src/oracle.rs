@@ -4,7 +4,8 @@
 //! Each [`ScriptOracle`] owns a private temporary directory. A run empties it, writes the
 //! candidate there under the input's own file name (so C-Reduce style scripts that say
 //! `grep foo input.c` work) and runs the test in it with the candidate's absolute path (see
-//! [`Check::argv`]), stdin from `/dev/null`, in its own process group. The run is interesting
+//! [`Check::argv`]), stdin from `/dev/null`, in its own process group. In a multi-file run the
+//! directory holds the whole set instead (see [`crate::multi::frame`]). The run is interesting
 //! when it meets the check's conditions (by default: exit status 0); a timeout or an interrupt
 //! never is.
 //!
@@ -32,6 +33,7 @@ use crate::capture::{self, Captures};
 use crate::check::{Check, Expect, Streams, TestCommand, quote_words};
 use crate::exit::{FailureKind, fail};
 use crate::launcher::{self, Launcher};
+use crate::multi::frame::Frame;
 pub use crate::script::ensure_script_runnable;
 use crate::tempdirs::make_owner_writable;
 use crate::{reaper, signal};
@@ -220,6 +222,12 @@ impl ScriptOracle {
     /// Runs the test on `candidate`. Errs only when the candidate cannot be written or the test
     /// cannot be started.
     pub fn run(&mut self, candidate: &[u8]) -> anyhow::Result<Outcome> {
+        self.run_in(candidate, None)
+    }
+
+    /// Runs the script on `candidate` as one file of a multi-file set: the directory holds the
+    /// whole `frame` and `$1` is the frame's argument.
+    pub fn run_in(&mut self, candidate: &[u8], frame: Option<&Frame>) -> anyhow::Result<Outcome> {
         if signal::interrupted() {
             return Ok(Outcome::uninteresting(
                 RunStatus::Interrupted,
@@ -227,7 +235,12 @@ impl ScriptOracle {
             ));
         }
         self.reset_dir()?;
-        let path = self.write_candidate(candidate)?;
+        let path = match frame {
+            Some(frame) => frame
+                .write_into(&self.dir, candidate)
+                .map_err(|e| fail(FailureKind::Io, format!("{e:#}")))?,
+            None => self.write_candidate(candidate)?,
+        };
         let start = Instant::now();
         let argv = self.cfg.check.argv(&path);
         let (status, output) = match self.cfg.launcher.is_some() {

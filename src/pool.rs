@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 
+use crate::multi::frame::Frame;
 use crate::oracle::{Outcome, ScriptConfig, ScriptOracle};
 use crate::reaper;
 use crate::tempdirs::{self, RunDir};
@@ -19,6 +20,8 @@ pub type Ticket = u64;
 struct Job {
     ticket: Ticket,
     candidate: Vec<u8>,
+    /// The other files of a multi-file run.
+    frame: Option<Arc<Frame>>,
     timeout: Duration,
 }
 
@@ -36,6 +39,8 @@ pub struct Pool {
     workers: Vec<Worker>,
     done: Receiver<Done>,
     timeout: Duration,
+    /// The frame every new job is written into (multi-file runs).
+    frame: Option<Arc<Frame>>,
     /// With a launcher: the name prefix of every job of this run (cancelled on drop).
     job_prefix: Option<String>,
     /// The run's locked temp directory holding the workers' directories; removed last.
@@ -58,6 +63,7 @@ impl Pool {
             workers,
             done,
             timeout: cfg.timeout,
+            frame: None,
             job_prefix: cfg.launcher.as_ref().map(|l| l.prefix().to_string()),
             _run_dir: run_dir,
         })
@@ -73,6 +79,11 @@ impl Pool {
 
     pub fn timeout(&self) -> Duration {
         self.timeout
+    }
+
+    /// From now on, every candidate is one file of this set (runs in flight keep theirs).
+    pub fn set_frame(&mut self, frame: Option<Arc<Frame>>) {
+        self.frame = frame;
     }
 
     pub fn idle(&self) -> usize {
@@ -91,6 +102,7 @@ impl Pool {
         let job = Job {
             ticket,
             candidate,
+            frame: self.frame.clone(),
             timeout: self.timeout,
         };
         let sent = w.jobs.as_ref().is_some_and(|tx| tx.send(job).is_ok());
@@ -163,7 +175,7 @@ fn spawn_worker(index: usize, cfg: ScriptConfig, done: Sender<Done>) -> Result<W
         .spawn(move || {
             for job in rx {
                 oracle.set_timeout(job.timeout);
-                let outcome = oracle.run(&job.candidate);
+                let outcome = oracle.run_in(&job.candidate, job.frame.as_deref());
                 if done.send((index, job.ticket, outcome)).is_err() {
                     break;
                 }

@@ -32,7 +32,7 @@ pub struct FileMeta {
 }
 
 impl FileMeta {
-    fn of(input: &Path) -> FileMeta {
+    pub fn of(input: &Path) -> FileMeta {
         let Ok(m) = fs::metadata(input) else {
             return FileMeta::default();
         };
@@ -309,7 +309,7 @@ pub fn backup_path(input: &Path) -> PathBuf {
 /// Saves the original as `INPUT.orig`. An existing, different one is kept: without `--force`
 /// the run stops; with it, the old backup moves to the next free `INPUT.orig.N` first. (A
 /// resumed run starts from the backup's content: see [`SinkPlan::resume_from`].)
-fn save_backup(backup: &Path, original: &[u8], force: bool, meta: &FileMeta) -> Result<()> {
+pub fn save_backup(backup: &Path, original: &[u8], force: bool, meta: &FileMeta) -> Result<()> {
     if fs::symlink_metadata(backup).is_ok() {
         if fs::read(backup).is_ok_and(|existing| existing == original) {
             return Ok(());
@@ -348,7 +348,7 @@ fn save_backup(backup: &Path, original: &[u8], force: bool, meta: &FileMeta) -> 
 }
 
 /// `PATH.1`, `PATH.2`, ...: the first that does not exist.
-fn next_free(path: &Path) -> PathBuf {
+pub fn next_free(path: &Path) -> PathBuf {
     (1u32..)
         .map(|n| {
             let mut name = path.as_os_str().to_owned();

@@ -45,6 +45,22 @@ pub struct Record {
     /// Per-pass figures of a tree run, in the order the passes first ran.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub passes: Vec<crate::driver::PassStats>,
+    /// Per-file sizes of a multi-file run, in path order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<FileSizes>,
+}
+
+/// One file of a multi-file run.
+#[derive(Clone, Debug, Serialize)]
+pub struct FileSizes {
+    /// Relative to the set's root.
+    pub path: String,
+    /// The algorithm it was reduced with.
+    pub algo: String,
+    pub original_bytes: usize,
+    pub final_bytes: usize,
+    /// `--delete-files` removed it.
+    pub deleted: bool,
 }
 
 pub fn count_lines(bytes: &[u8]) -> usize {

@@ -3,11 +3,13 @@
 //! adapters render a configuration to bytes (and, for trees, reparse it as a prefilter) first.
 
 use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::Arc;
 
 use anyhow::{Context, Result};
-use xxhash_rust::xxh3::xxh3_128;
+use xxhash_rust::xxh3::{Xxh3, xxh3_128};
 
 use crate::diskcache::DiskCache;
+use crate::multi::frame::Frame;
 use crate::oracle::{Outcome, RunStatus};
 use crate::pool::{Pool, Ticket};
 use crate::progress::Progress;
@@ -54,6 +56,8 @@ pub struct Tester {
     chain_seen: HashSet<u128>,
     /// Test runs charged to `--max-attempts`: the runs the serial run would have made.
     charged: u64,
+    /// Multi-file runs: the other files around `best`; it keys the cache and stores the best.
+    frame: Option<Arc<Frame>>,
     /// The persistent "not interesting" verdicts (dropped at the first write error).
     disk: Option<DiskCache>,
 }
@@ -96,6 +100,7 @@ impl Tester {
             pruned: HashSet::new(),
             chain_seen: HashSet::new(),
             charged: 0,
+            frame: None,
             disk: None,
         }
     }
@@ -120,6 +125,44 @@ impl Tester {
     /// Swaps in the real output once the original has been checked.
     pub fn set_sink(&mut self, sink: Sink) {
         self.sink = sink;
+    }
+
+    /// Multi-file runs: from now on candidates are the current file of `frame`, whose bytes
+    /// are `best`; new bests are stored through the frame.
+    pub fn set_frame(&mut self, frame: Arc<Frame>, best: Vec<u8>) {
+        self.pool.set_frame(Some(frame.clone()));
+        self.frame = Some(frame);
+        self.best = best;
+    }
+
+    /// The cache key of a candidate: its bytes, within the frame of a multi-file run.
+    fn key(&self, candidate: &[u8]) -> u128 {
+        match &self.frame {
+            None => xxh3_128(candidate),
+            Some(frame) => {
+                let mut h = Xxh3::new();
+                h.update(&frame.digest().to_le_bytes());
+                h.update(candidate);
+                h.digest128()
+            }
+        }
+    }
+
+    /// The size progress shows: the best, plus the other files of a multi-file run.
+    fn shown_len(&self) -> usize {
+        self.best.len() + self.frame.as_ref().map_or(0, |f| f.others_len())
+    }
+
+    /// Writes the best where it goes: the sink, or the frame's file.
+    fn store_best(&mut self) {
+        let stored = match &self.frame {
+            Some(frame) => frame.store(&self.best),
+            None => self.sink.write(&self.best),
+        };
+        if let Err(e) = stored {
+            self.error = Some(e);
+            self.stop = Some(Stop::Error);
+        }
     }
 
     pub fn sink(&self) -> &Sink {
@@ -172,9 +215,10 @@ impl Tester {
 
     /// Remembers a verdict (the original's, checked before the run starts).
     pub fn remember(&mut self, candidate: &[u8], interesting: bool) {
+        let key = self.key(candidate);
         if let Some(cache) = &mut self.cache {
-            cache.insert(xxh3_128(candidate), interesting);
-            self.chain_seen.insert(xxh3_128(candidate));
+            cache.insert(key, interesting);
+            self.chain_seen.insert(key);
         }
     }
 
@@ -185,11 +229,11 @@ impl Tester {
             self.stop.get_or_insert(Stop::Interrupted);
             return Begin::Refused;
         }
-        let key = xxh3_128(candidate);
+        let key = self.key(candidate);
         self.keys.insert(ticket, key);
         if let Some(&hit) = self.cache.as_ref().and_then(|c| c.get(&key)) {
             self.stats.cache_hits += 1;
-            self.progress.tick(self.best.len(), &self.stats);
+            self.progress.tick(self.shown_len(), &self.stats);
             return Begin::Known(hit);
         }
         if self.disk.as_ref().is_some_and(|d| d.rejected(key)) {
@@ -284,7 +328,7 @@ impl Tester {
         if let (Some(cache), Some(key)) = (&mut self.cache, key) {
             cache.insert(key, interesting);
         }
-        self.progress.tick(self.best.len(), &self.stats);
+        self.progress.tick(self.shown_len(), &self.stats);
         Some((ticket, Some(interesting)))
     }
 
@@ -314,7 +358,7 @@ impl Tester {
     /// charged to the budget first.
     pub fn verdict(&mut self, candidate: &[u8]) -> Verdict {
         let ticket = new_ticket();
-        self.keys.insert(ticket, xxh3_128(candidate));
+        self.keys.insert(ticket, self.key(candidate));
         if !self.charge(ticket) {
             return Verdict::NotInteresting;
         }
@@ -338,22 +382,16 @@ impl Tester {
             return;
         }
         self.best = candidate.to_vec();
-        if let Err(e) = self.sink.write(&self.best) {
-            self.error = Some(e);
-            self.stop = Some(Stop::Error);
-        }
+        self.store_best();
         crate::panic::injection_point("after-improvement");
-        self.progress.improved(self.best.len(), &self.stats);
+        self.progress.improved(self.shown_len(), &self.stats);
     }
 
     /// Makes `candidate` the best result even if it is not smaller (the final layout, which the
     /// caller has just seen pass the test).
     pub fn replace_best(&mut self, candidate: &[u8]) {
         self.best = candidate.to_vec();
-        if let Err(e) = self.sink.write(&self.best) {
-            self.error = Some(e);
-            self.stop = Some(Stop::Error);
-        }
+        self.store_best();
     }
 
     /// The verdict, and an interesting candidate becomes the best at once (serial algorithms).

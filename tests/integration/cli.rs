@@ -294,14 +294,14 @@ fn a_missing_input_is_bad_input() {
 }
 
 #[test]
-fn a_directory_as_input_is_bad_input() {
+fn an_empty_directory_as_input_is_bad_input() {
     let env = TestEnv::new();
     env.script("t.sh", "exit 0");
     std::fs::create_dir(env.join("somedir")).unwrap();
     env.run(["-q", "--test", "t.sh", "somedir"])
         .expect_code(4)
         .expect_one_line_error()
-        .expect_stderr_contains(&["somedir", "is a directory"]);
+        .expect_stderr_contains(&["somedir", "holds no files"]);
 }
 
 #[test]

@@ -7,6 +7,7 @@ mod completions;
 mod crash;
 mod golden;
 mod hygiene;
+mod multi;
 mod pipes;
 mod props;
 mod resume;

@@ -1,0 +1,207 @@
+//! Where a multi-file result lives, under the same rules as one file's (see `sink`): checked
+//! before the first test, the originals saved before the first change (`DIR.orig/`, or
+//! `FILE.orig` beside each file), and `-o DIR` filled with the original set first. A whole tree
+//! is written by staging it in a fresh directory beside its target and renaming it into place,
+//! so an interrupt never leaves half a copy under the final name.
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+
+use super::frame::{Content, Frame, Member};
+use super::set::{FileSet, Shape, load_dir};
+use crate::cli::Output;
+use crate::exit::{FailureKind, fail};
+use crate::paths::{parent_of, probe_writable, resolve_new};
+use crate::sink::{FileMeta, backup_path, next_free, save_backup};
+
+/// The checked output of a multi-file run; nothing written yet.
+pub struct StorePlan {
+    /// Where new bests go: the set's own root (in place) or `-o DIR`.
+    pub root: PathBuf,
+    in_place: bool,
+    force: bool,
+}
+
+impl StorePlan {
+    pub fn new(output: &Output, set: &FileSet, force: bool) -> Result<StorePlan> {
+        let usage = |m: String| fail(FailureKind::Usage, m);
+        let root = match output {
+            Output::Stdout => {
+                return Err(usage(
+                    "-o - cannot take several files: name a directory with -o DIR".into(),
+                ));
+            }
+            Output::InPlace => set.root.clone(),
+            Output::File(out) => check_out_dir(out, set)?,
+        };
+        let writable = match output {
+            Output::InPlace if set.shape == Shape::Dir => parent_of(&set.root).to_path_buf(),
+            Output::InPlace => set.root.clone(),
+            _ => parent_of(&root).to_path_buf(),
+        };
+        probe_writable(&writable).map_err(|e| {
+            fail(
+                FailureKind::Io,
+                format!(
+                    "cannot write in {} ({e}): is the directory writable? Use -o DIR to write the result elsewhere",
+                    writable.display()
+                ),
+            )
+        })?;
+        Ok(StorePlan {
+            root,
+            in_place: *output == Output::InPlace,
+            force,
+        })
+    }
+
+    /// The paths the run locks: the directory, each file in place, or `-o DIR`.
+    pub fn locked(&self, set: &FileSet) -> Vec<PathBuf> {
+        match (self.in_place, set.shape) {
+            (true, Shape::Files) => set
+                .files()
+                .iter()
+                .map(|&i| set.root.join(&set.members[i].rel))
+                .collect(),
+            _ => vec![self.root.clone()],
+        }
+    }
+
+    /// Saves the originals (in place) or writes the original set to `-o DIR`; returns the
+    /// backup's description for the summary.
+    pub fn open(&self, set: &FileSet) -> Result<Option<String>> {
+        match (self.in_place, set.shape) {
+            (true, Shape::Dir) => {
+                let backup = backup_path(&set.root);
+                save_dir_backup(&backup, set, self.force)?;
+                Ok(Some(backup.display().to_string()))
+            }
+            (true, Shape::Files) => {
+                for &i in &set.files() {
+                    let member = &set.members[i];
+                    let path = set.root.join(&member.rel);
+                    if let Content::File(bytes) = &member.content {
+                        save_backup(&backup_path(&path), bytes, self.force, &FileMeta::of(&path))?;
+                    }
+                }
+                Ok(Some("FILE.orig beside each file".into()))
+            }
+            (false, _) => {
+                stage_tree(&self.root, &set.members, 0o755)?;
+                Ok(None)
+            }
+        }
+    }
+}
+
+/// `-o DIR` for several files: a new or empty directory outside the input directory.
+fn check_out_dir(out: &Path, set: &FileSet) -> Result<PathBuf> {
+    let shown = out.display();
+    let real = fs::canonicalize(out).unwrap_or_else(|_| resolve_new(out));
+    match fs::metadata(out) {
+        Ok(m) if !m.is_dir() => {
+            return Err(fail(
+                FailureKind::Usage,
+                format!("-o {shown} is not a directory: several files need -o DIR"),
+            ));
+        }
+        Ok(_) if fs::read_dir(out).is_ok_and(|mut d| d.next().is_some()) => {
+            return Err(fail(
+                FailureKind::Usage,
+                format!("-o {shown} is not empty: name a new or empty directory"),
+            ));
+        }
+        _ => {}
+    }
+    if set.shape == Shape::Dir && (real.starts_with(&set.root) || set.root.starts_with(&real)) {
+        return Err(fail(
+            FailureKind::Usage,
+            format!("-o {shown} overlaps the input directory: name a directory outside it"),
+        ));
+    }
+    if !parent_of(&real).is_dir() {
+        return Err(fail(
+            FailureKind::Io,
+            format!(
+                "cannot write -o {shown}: directory {} does not exist",
+                parent_of(out).display()
+            ),
+        ));
+    }
+    Ok(real)
+}
+
+/// `DIR.orig/`: kept if it already holds exactly the set; any other one stops the run, or
+/// with `--force` moves to `DIR.orig.N` first.
+fn save_dir_backup(backup: &Path, set: &FileSet, force: bool) -> Result<()> {
+    if fs::symlink_metadata(backup).is_ok() {
+        if same_tree(backup, &set.members) {
+            return Ok(());
+        }
+        if !force {
+            return Err(fail(
+                FailureKind::Usage,
+                format!(
+                    "{b} already exists and differs from the input: it is very likely the original of an earlier run that was interrupted (the directory then holds that run's partial result); keep it: move it away, or pass --force to keep it as {b}.N and back up the current directory, or use -o DIR",
+                    b = backup.display()
+                ),
+            ));
+        }
+        let kept = next_free(backup);
+        fs::rename(backup, &kept).map_err(|e| {
+            fail(
+                FailureKind::Io,
+                format!(
+                    "cannot keep the old {} as {}: {e}",
+                    backup.display(),
+                    kept.display()
+                ),
+            )
+        })?;
+    }
+    let mode = fs::metadata(&set.root).map_or(0o755, |m| m.permissions().mode());
+    stage_tree(backup, &set.members, mode).map_err(|e| {
+        fail(
+            FailureKind::Io,
+            format!(
+                "cannot save the original as {} ({e:#}): use -o DIR to write the result elsewhere",
+                backup.display()
+            ),
+        )
+    })
+}
+
+fn same_tree(dir: &Path, members: &[Member]) -> bool {
+    load_dir(dir, &[]).is_ok_and(|copy| {
+        copy.members.len() == members.len()
+            && copy
+                .members
+                .iter()
+                .zip(members)
+                .all(|(a, b)| a.rel == b.rel && a.content == b.content)
+    })
+}
+
+/// Writes `members` into a fresh directory beside `target`, then renames it to `target` (which
+/// must not exist, or be an empty directory).
+fn stage_tree(target: &Path, members: &[Member], mode: u32) -> Result<()> {
+    let parent = parent_of(target);
+    let staged = tempfile::Builder::new()
+        .prefix(".reduce-stage-")
+        .tempdir_in(parent)
+        .with_context(|| format!("cannot create a directory in {}", parent.display()))?;
+    let frame = Frame::new(Arc::new(members.to_vec()), usize::MAX, PathBuf::new());
+    frame.write_into(staged.path(), b"")?;
+    let staged = staged.keep();
+    let renamed = fs::set_permissions(&staged, fs::Permissions::from_mode(mode & 0o7777))
+        .and_then(|()| fs::rename(&staged, target));
+    if let Err(e) = renamed {
+        let _ = fs::remove_dir_all(&staged);
+        return Err(e).with_context(|| format!("cannot create {}", target.display()));
+    }
+    Ok(())
+}

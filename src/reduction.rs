@@ -1,0 +1,132 @@
+//! The reduction of one text (or binary) under a tester, from its current best: ddmin over lines
+//! or chars, the bytes reducer, or the driver's tree schedule. A one-file run (`app`) calls it
+//! once; a multi-file run (`multi`) calls it for each file in turn, inside that file's frame.
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+
+use crate::cli::{Algo, Config, UnitKind};
+use crate::driver::{Deletion, Driver, PassStats, Schedule};
+use crate::exit::{FailureKind, fail};
+use crate::reduce::bytes::{Completion, Settings, Workspace, reduce_bytes};
+use crate::reduce::ddmin::Ddmin;
+use crate::reduce::{Unit, Verdict, reduce};
+use crate::tester::{SegmentsOracle, Tester};
+use crate::tree::front::Front;
+use crate::tree::render::Segments;
+
+/// How to reduce one file.
+pub struct Job<'a> {
+    pub cfg: &'a Config,
+    pub algo: Algo,
+    /// The tree front end (tree algorithms only).
+    pub front: Option<&'a Front>,
+    /// The file's name, for warnings.
+    pub name: &'a Path,
+    /// Warn when the file does not parse (a multi-file run warns on its first visit only).
+    pub warn: bool,
+}
+
+/// What the reduction of one file did.
+#[derive(Default)]
+pub struct Reduced {
+    pub rounds: u32,
+    pub completion: String,
+    /// Per-pass figures of a tree run.
+    pub passes: Vec<PassStats>,
+}
+
+/// Reduces `tester.best` as `job` says. The figures come back even when the run stopped with
+/// an error (the error is the second half).
+pub fn reduce_best(tester: &mut Tester, job: &Job) -> (Reduced, Result<()>) {
+    let mut done = Reduced::default();
+    let result = match job.algo {
+        Algo::Ddmin => run_ddmin(tester, job.cfg.unit, &mut done),
+        Algo::Bytes => run_bytes(tester, &mut done),
+        Algo::Hdd | Algo::Perses => run_tree(tester, job, &mut done),
+    };
+    (done, result)
+}
+
+/// Every algorithm ends at the empty file when the test accepts it: ddmin never proposes the
+/// empty configuration, and a tree can leave whitespace or a token the grammar keeps.
+pub fn try_empty(tester: &mut Tester) {
+    if !tester.best.is_empty() && !tester.stopped() {
+        tester.test(b"");
+    }
+}
+
+fn run_ddmin(tester: &mut Tester, unit: UnitKind, done: &mut Reduced) -> Result<()> {
+    let segments = match unit {
+        UnitKind::Line => Segments::lines(tester.best.clone()),
+        UnitKind::Char => Segments::chars(tester.best.clone()),
+    };
+    let units: Vec<Unit> = (0..segments.len() as Unit).collect();
+    let mut oracle = SegmentsOracle::new(&segments, tester);
+    reduce(units, &mut oracle, &mut Ddmin);
+    done.rounds = 1;
+    done.completion = "fixpoint".into();
+    Ok(())
+}
+
+fn run_bytes(tester: &mut Tester, done: &mut Reduced) -> Result<()> {
+    let original = tester.best.clone();
+    let mut ws =
+        Workspace::new(original.len()).map_err(|e| fail(FailureKind::BadInput, e.to_string()))?;
+    // the starting point was checked before: its verdict costs no second run (the cache would
+    // answer too, but not with --no-cache)
+    let mut oracle = |c: &[u8]| {
+        if c == original.as_slice() {
+            return Some(Verdict::Interesting);
+        }
+        (!tester.stopped()).then(|| tester.test(c))
+    };
+    let outcome = reduce_bytes(&mut ws, &original, &mut oracle, Settings::default())
+        .map_err(|e| fail(FailureKind::NotInteresting, e.to_string()))?;
+    done.completion = match outcome.completion {
+        Completion::OneMinimal => "one_minimal",
+        Completion::BudgetExhausted => "budget_exhausted",
+        Completion::Stopped => "stopped",
+    }
+    .into();
+    done.rounds = 1;
+    Ok(())
+}
+
+/// HDD or Perses, with the rewrite passes around them: the schedule is the driver's.
+fn run_tree(tester: &mut Tester, job: &Job, done: &mut Reduced) -> Result<()> {
+    let cfg = job.cfg;
+    let front = job.front.context("a tree algorithm without a front end")?;
+    let parsed = front.builder()?.build(&tester.best)?;
+    if parsed.errors > 0 && job.warn && !cfg.quiet {
+        let what = match front {
+            Front::Text => "unmatched bracket(s)",
+            Front::Grammar(_) => "parse error(s)",
+        };
+        tester.progress.println(&format!(
+            "reduce: warning: {} has {} {what} (first at byte {}); ERROR regions are reduced token by token",
+            job.name.display(),
+            parsed.errors,
+            parsed.first_error.unwrap_or(0)
+        ));
+    }
+    let schedule = Schedule {
+        deletion: match job.algo {
+            Algo::Hdd => Deletion::Hdd,
+            _ => Deletion::Perses,
+        },
+        rewrites: job.algo == Algo::Perses && cfg.rewrites,
+        thorough: cfg.thorough,
+        rename: job.algo == Algo::Perses && cfg.rename,
+        prefilter: cfg.prefilter,
+        format: job.algo == Algo::Perses && cfg.rewrites && cfg.format,
+    };
+    let mut driver = Driver::new(tester, front, schedule)?;
+    let result = driver.run();
+    done.rounds = driver.rounds;
+    done.passes = std::mem::take(&mut driver.passes);
+    result?;
+    done.completion = "fixpoint".into();
+    Ok(())
+}
