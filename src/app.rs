@@ -481,14 +481,19 @@ impl Session {
         self.try_empty();
         self.tester.progress.finish();
         let error = self.tester.error.take();
-        let interrupted =
+        let mut interrupted =
             self.tester.stop == Some(Stop::Interrupted) || crate::signal::interrupted();
         if interrupted {
             self.completion = "interrupted".into();
         } else if self.tester.stop == Some(Stop::Budget) {
             self.completion = "budget_exhausted".into();
         }
-        let confirmed = error.is_some() || interrupted || self.recheck()?;
+        let mut confirmed = error.is_some() || interrupted || self.recheck()?;
+        if !confirmed && crate::signal::interrupted() {
+            // the re-check itself was interrupted: no verdict, so not a flaky test
+            (interrupted, confirmed) = (true, true);
+            self.completion = "interrupted".into();
+        }
         // the result reaches stdout or a device even when the run ended early
         let emitted = self.tester.sink().finish(&self.tester.best);
         self.report()?;

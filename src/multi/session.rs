@@ -267,7 +267,7 @@ impl Session {
         let result = self.reduce();
         self.tester.progress.finish();
         let error = self.tester.error.take();
-        let interrupted =
+        let mut interrupted =
             self.tester.stop == Some(Stop::Interrupted) || crate::signal::interrupted();
         self.completion = if interrupted {
             "interrupted"
@@ -277,7 +277,12 @@ impl Session {
             "fixpoint"
         }
         .into();
-        let confirmed = error.is_some() || interrupted || result.is_err() || self.recheck()?;
+        let mut confirmed = error.is_some() || interrupted || result.is_err() || self.recheck()?;
+        if !confirmed && crate::signal::interrupted() {
+            // the re-check itself was interrupted: no verdict, so not a flaky test
+            (interrupted, confirmed) = (true, true);
+            self.completion = "interrupted".into();
+        }
         self.report()?;
         if let Some(e) = error {
             return Err(e.context("the run stopped; the best result so far is kept"));
