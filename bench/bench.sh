@@ -124,4 +124,9 @@ for casedir in $(case_dirs "$@"); do
   done
 done
 python3 "$here/table.py" "$tsv" > "$here/RESULTS.md"
-echo "wrote $here/RESULTS.md (work files in $work)" >&2
+if [ -n "${KEEP_WORK:-}" ]; then
+  echo "wrote $here/RESULTS.md (work files kept in $work)" >&2
+else
+  rm -rf "$work"
+  echo "wrote $here/RESULTS.md (KEEP_WORK=1 keeps the work files)" >&2
+fi
