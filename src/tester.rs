@@ -222,6 +222,15 @@ impl Tester {
         }
     }
 
+    /// [`Tester::begin`] in the loop's terms.
+    pub fn started(&mut self, ticket: Ticket, candidate: &[u8]) -> Started {
+        match self.begin(ticket, candidate) {
+            Begin::Known(v) => Started::Known(Verdict::from_bool(v)),
+            Begin::Running => Started::Running,
+            Begin::Refused => Started::Unknown,
+        }
+    }
+
     /// Starts judging a candidate under `ticket`: known at once from the cache, running, or
     /// refused (stopping, or the attempt budget is spent: no run could be used).
     pub fn begin(&mut self, ticket: Ticket, candidate: &[u8]) -> Begin {
@@ -434,23 +443,12 @@ impl Tester {
     }
 }
 
-/// The parallel half of a unit-level adapter: tickets map straight to the tester's.
-macro_rules! parallel_oracle_methods {
+/// The parallel methods every adapter over the [`Tester`] shares: tickets map straight to the
+/// tester's.
+macro_rules! ticket_methods {
     () => {
         fn width(&self) -> usize {
             self.tester.width()
-        }
-
-        fn start(&mut self, ticket: Ticket, parent: Option<Ticket>, candidate: &[Unit]) -> Started {
-            if let Some(known) = self.prepare(ticket, parent, candidate) {
-                self.tester.prune(ticket);
-                return Started::Known(known);
-            }
-            match self.tester.begin(ticket, &self.buf) {
-                Begin::Known(v) => Started::Known(Verdict::from_bool(v)),
-                Begin::Running => Started::Running,
-                Begin::Refused => Started::Unknown,
-            }
         }
 
         fn finish_one(&mut self) -> Option<(Ticket, Option<Verdict>)> {
@@ -467,12 +465,29 @@ macro_rules! parallel_oracle_methods {
             self.tester.charge(ticket)
         }
 
-        fn on_pass(&mut self, phase: &str) {
-            self.tester.progress.set_phase(phase);
-        }
-
         fn on_left(&mut self, left: Option<usize>) {
             self.tester.progress.set_left(left);
+        }
+    };
+}
+pub(crate) use ticket_methods;
+
+/// The parallel half of a unit-level adapter: [`ticket_methods`], and a start that skips what
+/// `prepare` already knows (counted as pruned).
+macro_rules! parallel_oracle_methods {
+    () => {
+        ticket_methods!();
+
+        fn start(&mut self, ticket: Ticket, parent: Option<Ticket>, candidate: &[Unit]) -> Started {
+            if let Some(known) = self.prepare(ticket, parent, candidate) {
+                self.tester.prune(ticket);
+                return Started::Known(known);
+            }
+            self.tester.started(ticket, &self.buf)
+        }
+
+        fn on_pass(&mut self, phase: &str) {
+            self.tester.progress.set_phase(phase);
         }
     };
 }

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use super::EditSpace;
 use crate::reduce::{Oracle, Started, Ticket, Unit, Verdict, new_ticket};
-use crate::tester::{Begin, Tester};
+use crate::tester::{Tester, ticket_methods};
 use crate::tree::ts::Reparse;
 
 pub struct EditOracle<'a> {
@@ -102,42 +102,18 @@ impl Oracle for EditOracle<'_> {
         self.tester.stopped()
     }
 
-    fn width(&self) -> usize {
-        self.tester.width()
-    }
+    ticket_methods!();
 
     fn start(&mut self, ticket: Ticket, parent: Option<Ticket>, candidate: &[Unit]) -> Started {
         if let Some(known) = self.prepare(ticket, parent, candidate) {
             self.tester.skip(ticket);
             return Started::Known(known);
         }
-        match self.tester.begin(ticket, &self.buf) {
-            Begin::Known(v) => Started::Known(Verdict::from_bool(v)),
-            Begin::Running => Started::Running,
-            Begin::Refused => Started::Unknown,
-        }
-    }
-
-    fn finish_one(&mut self) -> Option<(Ticket, Option<Verdict>)> {
-        self.tester
-            .next_done()
-            .map(|(t, v)| (t, v.map(Verdict::from_bool)))
-    }
-
-    fn cancel(&mut self, tickets: &[Ticket]) {
-        self.tester.cancel(tickets);
-    }
-
-    fn charge(&mut self, ticket: Ticket) -> bool {
-        self.tester.charge(ticket)
+        self.tester.started(ticket, &self.buf)
     }
 
     fn on_pass(&mut self, phase: &str) {
         let phase = format!("{}: {phase}", self.label);
         self.tester.progress.set_phase(&phase);
-    }
-
-    fn on_left(&mut self, left: Option<usize>) {
-        self.tester.progress.set_left(left);
     }
 }
