@@ -11,7 +11,7 @@ use crate::check::{Check, shell_quote};
 use crate::cli::{self, Algo, Args, Config, Output};
 use crate::diskcache::DiskCache;
 use crate::driver::{PassStats, pass_table};
-use crate::exit::{self, FailureKind, fail};
+use crate::exit::{FailureKind, fail};
 use crate::oracle::ScriptConfig;
 use crate::paths::{Role, check_distinct, parent_of, probe_writable, resolve_new};
 use crate::pool::Pool;
@@ -481,37 +481,27 @@ impl Session {
         self.try_empty();
         self.tester.progress.finish();
         let error = self.tester.error.take();
-        let mut interrupted =
+        let interrupted =
             self.tester.stop == Some(Stop::Interrupted) || crate::signal::interrupted();
         if interrupted {
             self.completion = "interrupted".into();
         } else if self.tester.stop == Some(Stop::Budget) {
             self.completion = "budget_exhausted".into();
         }
-        let mut confirmed = error.is_some() || interrupted || self.recheck()?;
-        if !confirmed && crate::signal::interrupted() {
-            // the re-check itself was interrupted: no verdict, so not a flaky test
-            (interrupted, confirmed) = (true, true);
+        let confirmed = error.is_some() || interrupted || self.recheck()?;
+        let ending = crate::reduction::after_recheck(interrupted, confirmed);
+        if ending.0 {
             self.completion = "interrupted".into();
         }
         // the result reaches stdout or a device even when the run ended early
         let emitted = self.tester.sink().finish(&self.tester.best);
         self.report()?;
-        if let Some(e) = error {
-            return Err(e.context("the run stopped; the best result so far is kept"));
-        }
-        emitted?;
-        if !confirmed {
-            return Err(fail(
-                FailureKind::Flaky,
-                "the final result is no longer interesting when tested again: the test is flaky (it was interesting when found; it is kept)",
-            ));
-        }
-        Ok(if interrupted {
-            ExitCode::from(128 + crate::signal::signal_number().unwrap_or(2) as u8)
-        } else {
-            ExitCode::from(exit::SUCCESS)
-        })
+        crate::reduction::exit_code(
+            error,
+            emitted,
+            ending,
+            "the final result is no longer interesting when tested again: the test is flaky (it was interesting when found; it is kept)",
+        )
     }
 
     fn try_empty(&mut self) {

@@ -130,3 +130,34 @@ fn run_tree(tester: &mut Tester, job: &Job, done: &mut Reduced) -> Result<()> {
     done.completion = "fixpoint".into();
     Ok(())
 }
+
+/// A final re-check that an interrupt cut short gives no verdict: the run then ends as
+/// interrupted, not as a flaky test. Returns `(interrupted, confirmed)`.
+pub fn after_recheck(interrupted: bool, confirmed: bool) -> (bool, bool) {
+    match !confirmed && crate::signal::interrupted() {
+        true => (true, true),
+        false => (interrupted, confirmed),
+    }
+}
+
+/// How a run ends once its summary is out: the error that stopped it, then `done` (the
+/// result's last write), then an unconfirmed result (a flaky test: `flaky` says what is
+/// kept), else the exit code of an interrupted or finished run.
+pub fn exit_code(
+    error: Option<anyhow::Error>,
+    done: Result<()>,
+    (interrupted, confirmed): (bool, bool),
+    flaky: &str,
+) -> Result<std::process::ExitCode> {
+    if let Some(e) = error {
+        return Err(e.context("the run stopped; the best result so far is kept"));
+    }
+    done?;
+    if !confirmed {
+        return Err(fail(FailureKind::Flaky, flaky.to_string()));
+    }
+    Ok(std::process::ExitCode::from(match interrupted {
+        true => 128 + crate::signal::signal_number().unwrap_or(2) as u8,
+        false => crate::exit::SUCCESS,
+    }))
+}

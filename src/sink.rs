@@ -306,34 +306,52 @@ pub fn backup_path(input: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// Makes way for a new backup at `backup`: `true` when an identical one (`same`) is already
+/// there. A different one stops the run without `--force` and moves to the next free
+/// `BACKUP.N` with it, so an original is never lost. `what` names what is backed up and the
+/// `-o` form that avoids a backup, for the message.
+pub fn make_way_for_backup(
+    backup: &Path,
+    same: impl FnOnce() -> bool,
+    force: bool,
+    (what, output): (&str, &str),
+) -> Result<bool> {
+    if fs::symlink_metadata(backup).is_err() {
+        return Ok(false);
+    }
+    if same() {
+        return Ok(true);
+    }
+    if !force {
+        return Err(fail(
+            FailureKind::Usage,
+            format!(
+                "{b} already exists and differs from the {what}: it is very likely the original of an earlier run that was interrupted (the {what} then holds that run's partial result); keep it: move it away, or pass --force to keep it as {b}.N and back up the current {what}, or use {output}",
+                b = backup.display()
+            ),
+        ));
+    }
+    let kept = next_free(backup);
+    fs::rename(backup, &kept).map_err(|e| {
+        fail(
+            FailureKind::Io,
+            format!(
+                "cannot keep the old {} as {}: {e}",
+                backup.display(),
+                kept.display()
+            ),
+        )
+    })?;
+    Ok(false)
+}
+
 /// Saves the original as `INPUT.orig`. An existing, different one is kept: without `--force`
 /// the run stops; with it, the old backup moves to the next free `INPUT.orig.N` first. (A
 /// resumed run starts from the backup's content: see [`SinkPlan::resume_from`].)
 pub fn save_backup(backup: &Path, original: &[u8], force: bool, meta: &FileMeta) -> Result<()> {
-    if fs::symlink_metadata(backup).is_ok() {
-        if fs::read(backup).is_ok_and(|existing| existing == original) {
-            return Ok(());
-        }
-        if !force {
-            return Err(fail(
-                FailureKind::Usage,
-                format!(
-                    "{b} already exists and differs from the input: it is very likely the original of an earlier run that was interrupted (the input then holds that run's partial result); keep it: move it away, or pass --force to keep it as {b}.N and back up the current input, or use -o",
-                    b = backup.display()
-                ),
-            ));
-        }
-        let kept = next_free(backup);
-        fs::rename(backup, &kept).map_err(|e| {
-            fail(
-                FailureKind::Io,
-                format!(
-                    "cannot keep the old {} as {}: {e}",
-                    backup.display(),
-                    kept.display()
-                ),
-            )
-        })?;
+    let same = || fs::read(backup).is_ok_and(|existing| existing == original);
+    if make_way_for_backup(backup, same, force, ("input", "-o"))? {
+        return Ok(());
     }
     write_atomically(backup, original, meta).map_err(|e| {
         fail(

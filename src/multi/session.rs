@@ -15,7 +15,7 @@ use crate::app::{CHEAP_TEST, default_timeout, is_text, summary};
 use crate::check::{Check, shell_quote};
 use crate::cli::{self, Algo, Config};
 use crate::driver::{PassStats, pass_table};
-use crate::exit::{self, FailureKind, fail};
+use crate::exit::{FailureKind, fail};
 use crate::oracle::ScriptConfig;
 use crate::pool::Pool;
 use crate::progress::Progress;
@@ -267,7 +267,7 @@ impl Session {
         let result = self.reduce();
         self.tester.progress.finish();
         let error = self.tester.error.take();
-        let mut interrupted =
+        let interrupted =
             self.tester.stop == Some(Stop::Interrupted) || crate::signal::interrupted();
         self.completion = if interrupted {
             "interrupted"
@@ -277,28 +277,18 @@ impl Session {
             "fixpoint"
         }
         .into();
-        let mut confirmed = error.is_some() || interrupted || result.is_err() || self.recheck()?;
-        if !confirmed && crate::signal::interrupted() {
-            // the re-check itself was interrupted: no verdict, so not a flaky test
-            (interrupted, confirmed) = (true, true);
+        let confirmed = error.is_some() || interrupted || result.is_err() || self.recheck()?;
+        let ending = crate::reduction::after_recheck(interrupted, confirmed);
+        if ending.0 {
             self.completion = "interrupted".into();
         }
         self.report()?;
-        if let Some(e) = error {
-            return Err(e.context("the run stopped; the best result so far is kept"));
-        }
-        result?;
-        if !confirmed {
-            return Err(fail(
-                FailureKind::Flaky,
-                "the final files are no longer interesting when tested again: the test is flaky (they were interesting when found; they are kept)",
-            ));
-        }
-        Ok(if interrupted {
-            ExitCode::from(128 + crate::signal::signal_number().unwrap_or(2) as u8)
-        } else {
-            ExitCode::from(exit::SUCCESS)
-        })
+        crate::reduction::exit_code(
+            error,
+            result,
+            ending,
+            "the final files are no longer interesting when tested again: the test is flaky (they were interesting when found; they are kept)",
+        )
     }
 
     /// Runs the test once more on the final set, bypassing the cache (skipped when the

@@ -16,7 +16,7 @@ use super::set::{FileSet, Shape, load_dir};
 use crate::cli::Output;
 use crate::exit::{FailureKind, fail};
 use crate::paths::{parent_of, probe_writable, resolve_new};
-use crate::sink::{FileMeta, backup_path, next_free, save_backup};
+use crate::sink::{FileMeta, backup_path, make_way_for_backup, save_backup};
 
 /// The checked output of a multi-file run; nothing written yet.
 pub struct StorePlan {
@@ -138,30 +138,9 @@ fn check_out_dir(out: &Path, set: &FileSet) -> Result<PathBuf> {
 /// `DIR.orig/`: kept if it already holds exactly the set; any other one stops the run, or
 /// with `--force` moves to `DIR.orig.N` first.
 fn save_dir_backup(backup: &Path, set: &FileSet, force: bool) -> Result<()> {
-    if fs::symlink_metadata(backup).is_ok() {
-        if same_tree(backup, &set.members) {
-            return Ok(());
-        }
-        if !force {
-            return Err(fail(
-                FailureKind::Usage,
-                format!(
-                    "{b} already exists and differs from the input: it is very likely the original of an earlier run that was interrupted (the directory then holds that run's partial result); keep it: move it away, or pass --force to keep it as {b}.N and back up the current directory, or use -o DIR",
-                    b = backup.display()
-                ),
-            ));
-        }
-        let kept = next_free(backup);
-        fs::rename(backup, &kept).map_err(|e| {
-            fail(
-                FailureKind::Io,
-                format!(
-                    "cannot keep the old {} as {}: {e}",
-                    backup.display(),
-                    kept.display()
-                ),
-            )
-        })?;
+    let same = || same_tree(backup, &set.members);
+    if make_way_for_backup(backup, same, force, ("directory", "-o DIR"))? {
+        return Ok(());
     }
     let mode = fs::metadata(&set.root).map_or(0o755, |m| m.permissions().mode());
     stage_tree(backup, &set.members, mode).map_err(|e| {
