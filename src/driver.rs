@@ -3,17 +3,20 @@
 //! pass, deletion again after any pass that changed something, until a whole cycle changes
 //! nothing. Each pass is measured (tests, successes, bytes and tokens removed, time).
 
+use std::rc::Rc;
 use std::time::Instant;
 
 use anyhow::Result;
 use serde::Serialize;
 use tree_sitter::Parser;
 
+use crate::reduce::closure::KeepClosure;
 use crate::reduce::ddmin::Sweep;
 use crate::reduce::giveup::GiveUp;
 use crate::reduce::hdd::Hdd;
 use crate::reduce::perses::{Perses, PersesOptions};
 use crate::reduce::{Only, Unit, Verdict, reduce};
+use crate::rewrite::closure;
 use crate::rewrite::layout::layout;
 use crate::rewrite::merge::MergeNames;
 use crate::rewrite::names::{Declarations, Unreferenced};
@@ -30,6 +33,10 @@ use crate::tree::ts::{self, Reparse};
 
 /// A rewrite pass stops after this many rejected candidates in a row (`--thorough`: never).
 pub const GIVE_UP_AFTER: usize = 200;
+
+/// The keep-closure pass stops after this many needed items (each costs a binary search; more
+/// means the names miss dependencies the test needs, which the deletion passes handle better).
+const CLOSURE_MAX_ROOTS: usize = 8;
 
 /// Above this size the opening bulk passes repeat only while they remove a tenth of the file.
 const BULK_REPEAT_MAX_BYTES: usize = 1 << 20;
@@ -168,6 +175,10 @@ impl<'a> Driver<'a> {
         } else {
             Vec::new()
         };
+        if !table.is_empty() {
+            self.measure("keep-closure", |d| d.closure(false))?;
+            self.measure("keep-closure-bodies", |d| d.closure(true))?;
+        }
         if let [first, second, ..] = &table[..] {
             // C-Reduce's opening: bulk deletions by name before any list sweep, again while a
             // round removes something; on a large file (where a round costs seconds of parsing)
@@ -293,6 +304,35 @@ impl<'a> Driver<'a> {
                 break;
             }
         }
+        Ok(())
+    }
+
+    /// Keep only the dependency closure of the fewest items the test needs (see
+    /// [`KeepClosure`]): one binary search per needed item, each candidate closed under uses.
+    fn closure(&mut self, split_bodies: bool) -> Result<()> {
+        let src = self.tester.best.clone();
+        let Some((parser, t)) = self.rewriter.as_mut() else {
+            return Ok(());
+        };
+        let tree = ts::parse_tree(parser, &src)?;
+        let errors = ts::count_errors(&tree).0;
+        let units = closure::units(&tree, &src, t, split_bodies);
+        drop(tree);
+        let mut space = EditSpace::new(src.clone());
+        let n = units.hunks.len();
+        space.next_layer(&[], units.hunks);
+        if space.hunks.len() != n || n < 2 {
+            return Ok(());
+        }
+        let mut policy =
+            KeepClosure::new(Rc::new(units.deps), CLOSURE_MAX_ROOTS).with_roots(units.fixed);
+        let prefilter: Option<&mut dyn Reparse> =
+            match self.schedule.prefilter && src.len() <= PREFILTER_MAX_BYTES {
+                true => Some(self.filter.as_mut()),
+                false => None,
+            };
+        let mut oracle = EditOracle::new("keep-closure", &space, self.tester, prefilter, errors);
+        reduce(space.all_units(), &mut oracle, &mut policy);
         Ok(())
     }
 

@@ -7,6 +7,7 @@
 
 pub mod bytes;
 pub mod chain;
+pub mod closure;
 pub mod ddmin;
 pub mod giveup;
 pub mod hdd;

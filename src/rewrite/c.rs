@@ -39,6 +39,10 @@ pub const C: RewriteTable = RewriteTable {
     // another path to the warning
     declarations_are_uses: true,
     item_lists: &["translation_unit"],
+    scopes: &["translation_unit"],
+    using_declarations: &[],
+    operator_names: &[],
+    qualified_names: &[],
     item_wrappers: &[],
     initializer_list: None,
     function_definition: "function_definition",

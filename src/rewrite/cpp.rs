@@ -56,7 +56,11 @@ pub const CPP: RewriteTable = RewriteTable {
         "declaration_list",
         "field_declaration_list",
     ],
-    item_wrappers: &["template_declaration"],
+    scopes: &["translation_unit", "declaration_list"],
+    using_declarations: &["using_declaration"],
+    operator_names: &["operator_name"],
+    qualified_names: &["qualified_identifier"],
+    item_wrappers: &["template_declaration", "linkage_specification"],
     initializer_list: Some("field_initializer_list"),
     string_literals: &[
         "string_literal",

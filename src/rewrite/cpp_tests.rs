@@ -23,7 +23,7 @@ fn declarations(src: &str) -> String {
 
 #[test]
 fn the_table_is_picked_by_language_name() {
-    assert!(for_language("cpp").is_some_and(|t| t.item_wrappers == ["template_declaration"]));
+    assert!(for_language("cpp").is_some_and(|t| t.item_wrappers.contains(&"template_declaration")));
     assert!(for_language("c").is_some_and(|t| t.item_wrappers.is_empty()));
     assert!(for_language("python").is_none());
 }

@@ -219,7 +219,7 @@ impl<'s> Uses<'s> {
 }
 
 /// The names a node itself contributes: its text if it is a name, the words of a macro body.
-fn names_in_node<'s>(n: Node, src: &'s [u8], t: &RewriteTable) -> Vec<&'s [u8]> {
+pub(super) fn names_in_node<'s>(n: Node, src: &'s [u8], t: &RewriteTable) -> Vec<&'s [u8]> {
     if t.names.contains(&n.kind()) || t.mergeable.contains(&n.kind()) {
         return vec![text(n, src)];
     }
@@ -247,7 +247,7 @@ pub(super) fn declared_names<'s>(item: Node, src: &'s [u8], t: &RewriteTable) ->
 
 /// The name nodes an item declares: its declarators' names, a macro's or a tagged type's name,
 /// the enum members inside it; a template's, what it wraps declares.
-fn declared_nodes<'t>(item: Node<'t>, t: &RewriteTable) -> Vec<Node<'t>> {
+pub(super) fn declared_nodes<'t>(item: Node<'t>, t: &RewriteTable) -> Vec<Node<'t>> {
     let mut out = Vec::new();
     let kind = item.kind();
     if t.item_wrappers.contains(&kind) {
@@ -259,6 +259,11 @@ fn declared_nodes<'t>(item: Node<'t>, t: &RewriteTable) -> Vec<Node<'t>> {
     }
     if t.named_items.contains(&kind) || t.tagged_types.contains(&kind) {
         out.extend(name_of(item, t));
+    }
+    if t.using_declarations.contains(&kind) {
+        let mut cursor = item.walk();
+        let target = item.named_children(&mut cursor).last();
+        out.extend(target.and_then(|n| last_name(n, t)));
     }
     let mut cursor = item.walk();
     for child in item.children(&mut cursor) {
@@ -285,7 +290,11 @@ fn declared_nodes<'t>(item: Node<'t>, t: &RewriteTable) -> Vec<Node<'t>> {
 
 /// The name node of a named item: its `name` field, through `a::b` and `X<T>` to the name.
 fn name_of<'t>(item: Node<'t>, t: &RewriteTable) -> Option<Node<'t>> {
-    let mut n = item.child_by_field_name(t.name_field)?;
+    last_name(item.child_by_field_name(t.name_field)?, t)
+}
+
+/// The last name of `a::b::c` (through its `name` fields), or the node itself if it is a name.
+fn last_name<'t>(mut n: Node<'t>, t: &RewriteTable) -> Option<Node<'t>> {
     for _ in 0..64 {
         if t.names.contains(&n.kind()) || t.mergeable.contains(&n.kind()) {
             return Some(n);

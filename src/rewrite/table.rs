@@ -24,6 +24,18 @@ pub struct RewriteTable {
     /// Kinds whose named children are items that the bulk passes delete or strip (the file; in
     /// C++ also namespace and class bodies).
     pub item_lists: &'static [&'static str],
+    /// The item lists that only scope names (the file; C++ namespace and `extern "C"` bodies):
+    /// an item with one of them as a child is a container, not a unit of the closure pass.
+    pub scopes: &'static [&'static str],
+    /// Items that bring a name into scope (`using a::b;`): they declare the last name of their
+    /// child.
+    pub using_declarations: &'static [&'static str],
+    /// Declarator names that name a member of another scope (`A::f`): a definition there cannot
+    /// become a declaration.
+    pub qualified_names: &'static [&'static str],
+    /// The names of operator overloads (`operator&`): the closure pass ties them to their
+    /// parameters' types, since `a & b` uses `operator&` without naming it.
+    pub operator_names: &'static [&'static str],
     /// Items that wrap other items (`template<...> item`): they declare what the wrapped ones do.
     pub item_wrappers: &'static [&'static str],
     /// A constructor's `: a(x), b(y)` before its body: goes with the body.

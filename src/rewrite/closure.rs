@@ -1,0 +1,521 @@
+//! The units and dependencies of the keep-closure pass ([`crate::reduce::closure`]): every item
+//! of the file that is not a scope (C++ namespaces and `extern "C"` blocks are opened, their
+//! items are units; a class is one unit), each with the names it declares and the names it uses.
+//! A unit's deletion is one hunk; the containers' shells stay for the deletion passes.
+
+use std::collections::{HashMap, HashSet};
+
+use tree_sitter::{Node, Tree};
+
+use super::names::{declared_nodes, names_in_node};
+use super::table::RewriteTable;
+use super::{Edit, Hunk, text};
+use crate::reduce::closure::Deps;
+
+/// The units of the pass: each leaf item's deletion, who uses whom by name, and the items that
+/// must stay.
+pub struct Units {
+    pub hunks: Vec<Hunk>,
+    pub deps: Deps,
+    /// Units that must stay: the head of a block that stands as an item (`namespace std
+    /// __attribute__((..))` before its `{..}`, which tree-sitter-cpp reads as an ERROR and a
+    /// block: the block's items are units, the head stays). Parse errors and unbalanced nodes
+    /// are no units: their complete items are, the rest stays.
+    pub fixed: Vec<u32>,
+}
+
+/// The leaf items in source order (see [`Units`]). With `split_bodies`, a function definition
+/// is two units: its head, and its body (which becomes `;`, so the head stays a declaration);
+/// nobody needs a body by name, so only the bodies the test needs stay. Bodies that a
+/// declaration cannot stand for (`constexpr`, a deduced `auto` type) stay with their heads.
+pub fn units(tree: &Tree, src: &[u8], t: &RewriteTable, split_bodies: bool) -> Units {
+    let (items, heads) = leaf_items(tree, src, t);
+    let mut b = Builder::default();
+    for item in items {
+        let fixed = heads.contains(&item.id());
+        let split = split_bodies.then(|| body_of(item, src, t)).flatten();
+        let (mut used, mut declared) = (Vec::new(), Vec::new());
+        let skip = split.and_then(|s| s.body).map(|(body, _)| body.id());
+        names_of(item, skip, src, t, &mut |name, declaring| match declaring {
+            true => declared.push(b.intern(name)),
+            false => used.push(b.intern(name)),
+        });
+        let Some(Split {
+            body: Some((body, start)),
+        }) = split
+        else {
+            // an out-of-line member's definition: the class declares it, nobody needs it by name
+            if split.is_some() {
+                declared.clear();
+            }
+            b.push(
+                Edit::delete(item.start_byte(), item.end_byte()),
+                used,
+                declared,
+                fixed,
+            );
+            continue;
+        };
+        // the body uses what its head declares: it never stays without it
+        let mut body_uses = declared.clone();
+        names_of(body, None, src, t, &mut |name, _| {
+            body_uses.push(b.intern(name))
+        });
+        b.push(
+            Edit::delete(item.start_byte(), start),
+            used,
+            declared,
+            fixed,
+        );
+        let body_end = Edit::new(start, body.end_byte(), t.declaration_end.as_bytes());
+        b.push(body_end, body_uses, Vec::new(), false);
+    }
+    Units {
+        deps: Deps::new(&b.uses, &b.declares, b.ids.len()),
+        hunks: b.hunks,
+        fixed: b.fixed,
+    }
+}
+
+/// The units as they are found, with names interned.
+#[derive(Default)]
+struct Builder<'s> {
+    ids: HashMap<&'s [u8], u32>,
+    uses: Vec<Vec<u32>>,
+    declares: Vec<Vec<u32>>,
+    hunks: Vec<Hunk>,
+    fixed: Vec<u32>,
+}
+
+impl<'s> Builder<'s> {
+    fn intern(&mut self, name: &'s [u8]) -> u32 {
+        let next = self.ids.len() as u32;
+        *self.ids.entry(name).or_insert(next)
+    }
+
+    fn push(&mut self, edit: Edit, mut used: Vec<u32>, mut declared: Vec<u32>, fixed: bool) {
+        for v in [&mut used, &mut declared] {
+            v.sort_unstable();
+            v.dedup();
+        }
+        if fixed {
+            self.fixed.push(self.hunks.len() as u32);
+        }
+        self.hunks.push(vec![edit]);
+        self.uses.push(used);
+        self.declares.push(declared);
+    }
+}
+
+/// How a function definition splits: `body` is its body and where the body's removal starts (a
+/// constructor's `: a(x)` goes with it); `None` for an out-of-line member (`A::f`), which
+/// cannot stay as a declaration and goes whole.
+#[derive(Clone, Copy)]
+struct Split<'t> {
+    body: Option<(Node<'t>, usize)>,
+}
+
+/// How a function definition item (through templates and `extern "C"`) splits, unless a
+/// declaration cannot stand for the definition (`constexpr`, a deduced type).
+fn body_of<'t>(item: Node<'t>, src: &[u8], t: &RewriteTable) -> Option<Split<'t>> {
+    let mut f = item;
+    while t.item_wrappers.contains(&f.kind()) {
+        let mut cursor = f.walk();
+        f = f.named_children(&mut cursor).last()?;
+    }
+    if f.kind() != t.function_definition {
+        return None;
+    }
+    let body = f.child_by_field_name(t.body_field)?;
+    if body.kind() != t.block {
+        return None;
+    }
+    let mut cursor = f.walk();
+    let start = f
+        .children(&mut cursor)
+        .find(|c| Some(c.kind()) == t.initializer_list)
+        .map_or(body.start_byte(), |c| c.start_byte());
+    let head = &src[item.start_byte()..start];
+    let deduced = f
+        .child_by_field_name(t.type_field)
+        .is_some_and(|ty| text(ty, src).ends_with(b"auto"));
+    let constexpr = head.windows(9).any(|w| w == b"constexpr");
+    if deduced || constexpr {
+        return None;
+    }
+    let mut d = f.child_by_field_name(t.declarator_field)?;
+    while d.kind() != t.function_declarator {
+        d = d.child_by_field_name(t.declarator_field)?;
+    }
+    let name = d.child_by_field_name(t.declarator_field)?;
+    let member = t.qualified_names.contains(&name.kind());
+    Some(Split {
+        body: (!member).then_some((body, start)),
+    })
+}
+
+/// Calls `f(name, declares)` for every name `item` declares and every name it uses. An operator
+/// overload also "declares" the types of its parameters: whoever uses such a type may use the
+/// operator without naming it.
+fn names_of<'s>(
+    item: Node,
+    skip: Option<usize>,
+    src: &'s [u8],
+    t: &RewriteTable,
+    f: &mut dyn FnMut(&'s [u8], bool),
+) {
+    let declaring = declared_nodes(item, t);
+    // `using a::b;` declares `b` here and uses the `b` of `a`
+    let sites: HashSet<usize> = match t.using_declarations.contains(&item.kind()) {
+        true => HashSet::new(),
+        false => declaring.iter().map(Node::id).collect(),
+    };
+    for n in &declaring {
+        f(text(*n, src), true);
+    }
+    for ty in operator_types(item, src, t) {
+        f(ty, true);
+    }
+    let mut stack = vec![item];
+    while let Some(n) = stack.pop() {
+        if Some(n.id()) == skip {
+            continue;
+        }
+        if !sites.contains(&n.id()) {
+            for name in names_in_node(n, src, t) {
+                f(name, false);
+            }
+        }
+        let mut cursor = n.walk();
+        stack.extend(n.children(&mut cursor));
+    }
+}
+
+/// When `item` is an operator overload (through templates), the names of its parameters' types
+/// (`A` for `const A<T>&`, `b` for `a::b`), except the template's own parameters and primitive
+/// types.
+fn operator_types<'s>(item: Node, src: &'s [u8], t: &RewriteTable) -> Vec<&'s [u8]> {
+    let mut f = item;
+    let mut own: Vec<&[u8]> = Vec::new();
+    while t.item_wrappers.contains(&f.kind()) {
+        let mut cursor = f.walk();
+        let children: Vec<Node> = f.named_children(&mut cursor).collect();
+        for c in &children[..children.len().saturating_sub(1)] {
+            let mut stack = vec![*c];
+            while let Some(m) = stack.pop() {
+                own.extend(names_in_node(m, src, t));
+                let mut cc = m.walk();
+                stack.extend(m.children(&mut cc));
+            }
+        }
+        match children.last() {
+            Some(&last) => f = last,
+            None => return Vec::new(),
+        }
+    }
+    let Some(mut d) = f.child_by_field_name(t.declarator_field) else {
+        return Vec::new();
+    };
+    while d.kind() != t.function_declarator {
+        match d.child_by_field_name(t.declarator_field) {
+            Some(inner) => d = inner,
+            None => return Vec::new(),
+        }
+    }
+    let is_operator = d
+        .child_by_field_name(t.declarator_field)
+        .is_some_and(|n| t.operator_names.contains(&n.kind()));
+    let Some(params) = d
+        .child_by_field_name(t.parameters_field)
+        .filter(|_| is_operator)
+    else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut cursor = params.walk();
+    for p in params.named_children(&mut cursor) {
+        let Some(mut ty) = p.child_by_field_name(t.type_field) else {
+            continue;
+        };
+        for _ in 0..8 {
+            if t.names.contains(&ty.kind()) {
+                let name = text(ty, src);
+                if !own.contains(&name) {
+                    out.push(name);
+                }
+                break;
+            }
+            match ty.child_by_field_name(t.name_field) {
+                Some(inner) => ty = inner,
+                None => break,
+            }
+        }
+    }
+    out
+}
+
+/// The named children of every scope, opening containers (items with a scope as a child, and
+/// blocks or braced parse errors that stand where an item should), and the ids of the items
+/// just before such blocks (their heads).
+fn leaf_items<'t>(tree: &'t Tree, src: &[u8], t: &RewriteTable) -> (Vec<Node<'t>>, HashSet<usize>) {
+    let mut out = Vec::new();
+    let mut heads = HashSet::new();
+    // (scope, broken): in a broken construct only complete items are units, the rest is its
+    // shell, and the units hide inside the fragments too
+    let mut scopes = vec![(tree.root_node(), false)];
+    while let Some((scope, broken)) = scopes.pop() {
+        let mut cursor = scope.walk();
+        for item in scope.named_children(&mut cursor) {
+            if item.kind() == t.block {
+                heads.extend(item.prev_named_sibling().map(|h| h.id()));
+                scopes.push((item, false));
+                continue;
+            }
+            // a statement where an item should be is debris of a function that error recovery
+            // cut apart (`do {..}` here, `while (0);` there): it stays
+            if item.kind().ends_with("_statement") || starts_a_statement(item, src) {
+                continue;
+            }
+            if broken && !complete(item) {
+                scopes.push((item, true));
+                continue;
+            }
+            // a parse error (`namespace x __attribute__((..)) {..}`, `} extern template ..;`),
+            // or a node that error recovery stretched over half a namespace
+            if item.is_error() || !balanced(item) {
+                scopes.push((item, true));
+                continue;
+            }
+            let mut inner = item.walk();
+            let body = item
+                .named_children(&mut inner)
+                .find(|c| t.scopes.contains(&c.kind()));
+            match body {
+                Some(body) => scopes.push((body, false)),
+                None => out.push(item),
+            }
+        }
+    }
+    out.sort_by_key(|n| n.start_byte());
+    (out, heads)
+}
+
+/// Whether the node's first token is a statement keyword (`while (false);` that error recovery
+/// read as a declaration): debris, never an item.
+fn starts_a_statement(n: Node, src: &[u8]) -> bool {
+    let mut first = n;
+    while let Some(c) = first.child(0) {
+        first = c;
+    }
+    // by text: error recovery reads `while (false);` as a function `while` declared
+    matches!(
+        text(first, src),
+        b"while"
+            | b"do"
+            | b"if"
+            | b"else"
+            | b"for"
+            | b"return"
+            | b"switch"
+            | b"case"
+            | b"break"
+            | b"continue"
+            | b"goto"
+    )
+}
+
+/// A balanced node whose last token ends a declaration (`;` or `}`): an item, not a fragment.
+fn complete(n: Node) -> bool {
+    let mut last = n;
+    while let Some(c) = last.child(last.child_count().saturating_sub(1)) {
+        last = c;
+    }
+    matches!(last.kind(), ";" | "}") && balanced(n)
+}
+
+/// Whether the tokens of `item` close every bracket they open, in order.
+fn balanced(item: Node) -> bool {
+    let mut depth = 0i64;
+    let mut cursor = item.walk();
+    let mut stack = vec![item];
+    while let Some(n) = stack.pop() {
+        if n.child_count() == 0 {
+            if n.is_missing() {
+                continue;
+            }
+            match n.kind() {
+                "{" | "(" | "[" => depth += 1,
+                "}" | ")" | "]" => depth -= 1,
+                _ => {}
+            }
+            if depth < 0 {
+                return false;
+            }
+            continue;
+        }
+        let children: Vec<Node> = n.children(&mut cursor).collect();
+        stack.extend(children.into_iter().rev());
+    }
+    depth == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reduce::closure::KeepClosure;
+    use crate::reduce::{FnOracle, Unit, reduce};
+    use crate::rewrite::EditSpace;
+    use crate::rewrite::c::C;
+    use crate::rewrite::cpp::CPP;
+    use crate::rewrite::tests::{parse, parse_cpp};
+    use std::rc::Rc;
+
+    /// Reduces `src` with the closure pass under a test that wants `needle` in the text.
+    fn keep(src: &str, t: &RewriteTable, tree: &Tree, needle: &str) -> String {
+        keep_split(src, t, tree, needle, false)
+    }
+
+    fn keep_split(src: &str, t: &RewriteTable, tree: &Tree, needle: &str, split: bool) -> String {
+        let u = units(tree, src.as_bytes(), t, split);
+        let mut space = EditSpace::new(src.as_bytes().to_vec());
+        space.next_layer(&[], u.hunks);
+        let mut policy = KeepClosure::new(Rc::new(u.deps), 8).with_roots(u.fixed);
+        let rendered = |c: &[Unit]| String::from_utf8(space.render(c)).unwrap();
+        let mut oracle = FnOracle(|c: &[Unit]| rendered(c).contains(needle));
+        let kept = reduce(space.all_units(), &mut oracle, &mut policy);
+        rendered(&kept)
+    }
+
+    #[test]
+    fn c_keeps_the_needed_function_and_what_it_uses() {
+        let src = "typedef int T;\nstruct s { T a; };\nint unused(void) { return 7; }\nstatic int g;\nint helper(struct s *p) { return p->a + g; }\nint other(void) { return unused(); }\nint bug(void) { struct s v; return helper(&v); }\n";
+        let out = keep(src, &C, &parse(src), "int bug");
+        assert_eq!(
+            out.split_whitespace().collect::<Vec<_>>().join(" "),
+            "typedef int T; struct s { T a; }; static int g; int helper(struct s *p) { return p->a + g; } int bug(void) { struct s v; return helper(&v); }"
+        );
+    }
+
+    #[test]
+    fn cpp_opens_namespaces_and_keeps_classes_whole() {
+        let src = "namespace std { typedef unsigned long size_t; struct pair { int a; }; int dead(); }\nnamespace app { class W { int n; int f(std::size_t k) const; }; }\nint app::W::f(std::size_t k) const { return k; }\n";
+        let out = keep(src, &CPP, &parse_cpp(src), "return k;");
+        assert!(out.contains("typedef unsigned long size_t;"), "{out}");
+        assert!(out.contains("class W { int n;"), "{out}");
+        assert!(!out.contains("pair") && !out.contains("dead"), "{out}");
+        assert!(out.contains("namespace std {"), "{out}");
+    }
+
+    #[test]
+    fn items_with_unbalanced_brackets_stay() {
+        // tree-sitter-c reads the stray `}` as an item of its own
+        let src = "int a;\n}\nint b;\nint bug;\n";
+        let tree = parse(src);
+        let u = units(&tree, src.as_bytes(), &C, false);
+        assert_eq!(u.hunks.len(), 3, "{:?}", tree.root_node().to_sexp());
+        let out = keep(src, &C, &tree, "bug");
+        assert!(
+            out.contains('}') && out.contains("bug") && !out.contains("int b;"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn a_using_declaration_declares_its_name() {
+        let src = "namespace n { enum E { LIT }; }\nnamespace m { using n::LIT; int other; int bug() { return LIT; } }\n";
+        let out = keep(src, &CPP, &parse_cpp(src), "return LIT");
+        assert!(
+            out.contains("using n::LIT;") && out.contains("enum E"),
+            "{out}"
+        );
+        assert!(!out.contains("other"), "{out}");
+    }
+
+    #[test]
+    fn an_operator_goes_with_the_types_of_its_parameters() {
+        let src = "enum E { A, B };\nstruct F { int x; };\nconstexpr E operator&(E a, E b) { return E(int(a) & int(b)); }\nint bug(E e) { return e & e; }\n";
+        let out = keep(src, &CPP, &parse_cpp(src), "int bug");
+        assert!(
+            out.contains("operator&") && !out.contains("struct F"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn the_head_of_a_misparsed_namespace_stays() {
+        let src = "namespace std __attribute__ ((__visibility__ (\"default\"))) {\n  typedef unsigned long size_t;\n  int dead;\n}\nint bug(std::size_t n);\n";
+        let out = keep(src, &CPP, &parse_cpp(src), "int bug");
+        assert!(out.contains("namespace std __attribute__"), "{out}");
+        assert!(out.contains("size_t;") && !out.contains("dead"), "{out}");
+    }
+
+    #[test]
+    fn a_using_declaration_uses_what_it_names() {
+        let src = "extern \"C++\" int wm(int);\nint other;\nnamespace std { using ::wm; }\nint bug() { return std::wm(1); }\n";
+        let out = keep(src, &CPP, &parse_cpp(src), "int bug");
+        assert!(
+            out.contains("int wm(int)") && !out.contains("other"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn split_bodies_keep_only_the_needed_body() {
+        let src = "struct big { int x; };\nint helper(struct big *b) { return b->x; }\nint caller(void) { return helper(0); }\nint bug(void) { return caller(); }\n";
+        let whole = keep(src, &C, &parse(src), "int bug");
+        assert!(whole.contains("return b->x"), "{whole}");
+        let split = keep_split(src, &C, &parse(src), "return caller();", true);
+        assert!(split.contains("int caller(void) ;"), "{split}");
+        assert!(
+            !split.contains("helper") && !split.contains("big"),
+            "{split}"
+        );
+        assert!(split.contains("return caller();"), "{split}");
+    }
+
+    #[test]
+    fn constexpr_and_auto_bodies_stay_with_their_heads() {
+        let src =
+            "constexpr int k() { return 1; }\nauto d() { return 2; }\nint f() { return 3; }\n";
+        let tree = parse_cpp(src);
+        let u = units(&tree, src.as_bytes(), &CPP, true);
+        assert_eq!(u.hunks.len(), 4, "{:?}", u.hunks);
+    }
+
+    #[test]
+    fn an_out_of_line_member_goes_whole_and_only_when_needed() {
+        let src = "struct W { int f(); int g(); };\nint W::f() { return 1; }\nint W::g() { return 2; }\nint bug(W w) { return w.f() + w.g(); }\n";
+        let out = keep_split(src, &CPP, &parse_cpp(src), "return 2;", true);
+        assert!(out.contains("int W::g() { return 2; }"), "{out}");
+        assert!(!out.contains("W::f()") && !out.contains("bug"), "{out}");
+        assert!(out.contains("struct W { int f(); int g(); };"), "{out}");
+    }
+
+    #[test]
+    fn a_braced_parse_error_is_opened() {
+        let src = "namespace std __attribute__ ((__visibility__ (\"default\"))) {\n  typedef unsigned long size_t;\n  int dead;\n  template<typename T> struct X { T t; };\n}\nint bug(std::size_t n);\n";
+        let out = keep(src, &CPP, &parse_cpp(src), "int bug");
+        assert!(out.contains("namespace std __attribute__"), "{out}");
+        assert!(out.contains("size_t;") && !out.contains("dead"), "{out}");
+    }
+
+    #[test]
+    fn statements_in_a_broken_function_stay() {
+        // the missing `}` makes the function's node unbalanced: it is opened, not a unit, and
+        // its statements are no units either
+        let src = "struct s { int a; };\nint f(int x) { do { x++; } while (false); return x;\n";
+        let tree = parse_cpp(src);
+        let u = units(&tree, src.as_bytes(), &CPP, false);
+        let texts: Vec<&str> = u
+            .hunks
+            .iter()
+            .map(|h| &src[h[0].start as usize..h[0].end as usize])
+            .collect();
+        assert_eq!(
+            texts,
+            ["struct s { int a; }"],
+            "{}",
+            tree.root_node().to_sexp()
+        );
+    }
+}
