@@ -148,7 +148,7 @@ impl<'t> Definition<'t> {
 }
 
 /// The struct's only member when it is one plain or pointer field `T *f`: the field's name, its
-/// type `T` and that type with the stars (`T *`).
+/// type `T` and that type with the stars (`T *`, `T **`).
 fn only_field<'t, 's>(
     st: Node<'t>,
     src: &'s [u8],
@@ -180,11 +180,12 @@ fn only_field<'t, 's>(
         return None;
     }
     let field_type = src[decl.start_byte()..declarator.start_byte()].trim_ascii();
-    Some((
-        name,
-        field_type,
-        [field_type, b" ", stars.trim_ascii()].concat(),
-    ))
+    let mut scalar = field_type.to_vec();
+    if stars.contains(&b'*') {
+        scalar.push(b' ');
+        scalar.extend(stars.iter().filter(|c| **c == b'*'));
+    }
+    Some((name, field_type, scalar))
 }
 
 /// The bytes of the struct's definition (`typedef struct ... S;` declaring one name, or
@@ -241,6 +242,20 @@ mod tests {
         assert_eq!(out.len(), 2, "{out:#?}");
         assert!(out.contains(&"\nstruct F { int * *f; };\nint g(struct F *fs, int * p) { return *fs->f[0] + *p; }\n".to_string()), "{out:#?}");
         assert!(out.contains(&"typedef struct { int *v; } P;\n\nint g(P * *fs, P p) { return *fs[0]->v + *p.v; }\n".to_string()), "{out:#?}");
+    }
+
+    #[test]
+    fn the_field_type_keeps_its_stars_and_nothing_else() {
+        let out =
+            outcomes("struct T { char * * p; };\nstruct U { long n; };\nstruct T t; struct U u;\n");
+        assert!(
+            out.contains(&"\nstruct U { long n; };\nchar ** t; struct U u;\n".to_string()),
+            "{out:#?}"
+        );
+        assert!(
+            out.contains(&"struct T { char * * p; };\n\nstruct T t; long u;\n".to_string()),
+            "{out:#?}"
+        );
     }
 
     #[test]
