@@ -17,15 +17,20 @@ use crate::reduce::hdd::Hdd;
 use crate::reduce::perses::{Perses, PersesOptions};
 use crate::reduce::{Only, Unit, Verdict, reduce};
 use crate::rewrite::closure;
+use crate::rewrite::fields::RemoveField;
+use crate::rewrite::flatten::FlattenStruct;
 use crate::rewrite::layout::layout;
 use crate::rewrite::merge::MergeNames;
 use crate::rewrite::names::{Declarations, Unreferenced};
 use crate::rewrite::oracle::EditOracle;
+use crate::rewrite::pairs::BalancedPairs;
 use crate::rewrite::params::RemoveParameter;
 use crate::rewrite::rename::Rename;
 use crate::rewrite::smallest::Smallest;
+use crate::rewrite::subsets::WindowSubsets;
 use crate::rewrite::table::{self, RewriteTable};
-use crate::rewrite::windows::TokenWindows;
+use crate::rewrite::unifdef::Unifdef;
+use crate::rewrite::windows::{MAX_WINDOW, TokenWindows};
 use crate::rewrite::{EditSpace, Pass, layers_of_hunks};
 use crate::tester::{self, Tester, TreeOracle};
 use crate::tree::front::{Front, TreeBuilder};
@@ -107,7 +112,9 @@ pub struct Driver<'a> {
     pub passes: Vec<PassStats>,
 }
 
-/// The rewrite passes in the order they run: bulk and cheap first.
+/// The rewrite passes in the order they run: bulk and cheap first; among the token windows the
+/// best yield first (measured: 3 tokens removed per ~130 tests for windows of 3, 6 per ~380
+/// for 2, 6 per ~310 for 1 on the shared cases).
 fn rewrite_table() -> Vec<Box<dyn Pass>> {
     vec![
         Box::new(Unreferenced),
@@ -115,9 +122,25 @@ fn rewrite_table() -> Vec<Box<dyn Pass>> {
         Box::new(Smallest),
         Box::new(MergeNames),
         Box::new(RemoveParameter),
+        Box::new(RemoveField),
+        Box::new(FlattenStruct),
+        Box::new(Unifdef),
+        Box::new(TokenWindows(3)),
         Box::new(TokenWindows(2)),
         Box::new(TokenWindows(1)),
+        Box::new(BalancedPairs),
     ]
+}
+
+/// Passes that run only once the table above is at a fixpoint (and again only after they
+/// changed something): measured on the shared cases, they removed nothing while costing about
+/// 60 tests a pass on a 70-token file, so they are a last try rather than part of every cycle.
+fn late_table() -> Vec<Box<dyn Pass>> {
+    let mut late: Vec<Box<dyn Pass>> = (4..=MAX_WINDOW)
+        .map(|n| Box::new(TokenWindows(n)) as Box<dyn Pass>)
+        .collect();
+    late.push(Box::new(WindowSubsets));
+    late
 }
 
 impl<'a> Driver<'a> {
@@ -170,10 +193,10 @@ impl<'a> Driver<'a> {
     }
 
     fn reduce(&mut self) -> Result<()> {
-        let table = if self.schedule.rewrites && self.rewriter.is_some() {
-            rewrite_table()
+        let (table, late) = if self.schedule.rewrites && self.rewriter.is_some() {
+            (rewrite_table(), late_table())
         } else {
-            Vec::new()
+            (Vec::new(), Vec::new())
         };
         if !table.is_empty() {
             self.measure("keep-closure", |d| d.closure(false))?;
@@ -197,20 +220,31 @@ impl<'a> Driver<'a> {
         }
         self.measured_deletion()?;
         loop {
-            let mut progress = false;
-            for pass in &table {
-                if self.tester.stopped() {
-                    return Ok(());
-                }
-                if self.measured(pass.as_ref(), false)? {
-                    progress = true;
-                    self.measured_deletion()?;
-                }
-            }
-            if !progress || self.tester.stopped() {
+            while self.cycle(&table, false)? {}
+            // at the table's fixpoint: the late passes, back to the table after a change
+            if self.tester.stopped() || !self.cycle(&late, true)? {
                 return Ok(());
             }
         }
+    }
+
+    /// Each pass of `passes` in turn, deletion after any that changed the best (with
+    /// `first_change`: stop there); returns whether something changed (false once stopped).
+    fn cycle(&mut self, passes: &[Box<dyn Pass>], first_change: bool) -> Result<bool> {
+        let mut progress = false;
+        for pass in passes {
+            if self.tester.stopped() {
+                return Ok(false);
+            }
+            if self.measured(pass.as_ref(), false)? {
+                progress = true;
+                self.measured_deletion()?;
+                if first_change {
+                    break;
+                }
+            }
+        }
+        Ok(progress && !self.tester.stopped())
     }
 
     /// Runs `step` and adds its figures to the pass named `name`; returns whether it changed

@@ -12,14 +12,19 @@
 pub mod c;
 pub mod closure;
 pub mod cpp;
+pub mod fields;
+pub mod flatten;
 pub mod layout;
 pub mod merge;
 pub mod names;
 pub mod oracle;
+pub mod pairs;
 pub mod params;
 pub mod rename;
 pub mod smallest;
+pub mod subsets;
 pub mod table;
+pub mod unifdef;
 pub mod windows;
 
 use crate::reduce::Unit;

@@ -78,7 +78,7 @@ fn is_void(params: Node, src: &[u8]) -> bool {
 }
 
 /// The named elements of a parenthesized, comma-separated list (comments excluded).
-fn elements(list: Node) -> Vec<Node> {
+pub fn elements(list: Node) -> Vec<Node> {
     let mut cursor = list.walk();
     list.named_children(&mut cursor)
         .filter(|c| !c.is_extra())
@@ -87,7 +87,11 @@ fn elements(list: Node) -> Vec<Node> {
 
 /// Deletes element `k` with one of its commas.
 fn remove_element(list: Node, k: usize) -> Edit {
-    let e = elements(list);
+    remove_nth(&elements(list), k)
+}
+
+/// Deletes item `k` of a comma-separated run of items with one of its commas.
+pub fn remove_nth(e: &[Node], k: usize) -> Edit {
     let n = e[k];
     match (e.get(k + 1), k.checked_sub(1).map(|i| e[i])) {
         (Some(next), _) => Edit::delete(n.start_byte(), next.start_byte()),

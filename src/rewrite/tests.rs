@@ -109,8 +109,44 @@ fn a_chain_of_passes_shrinks_a_small_program() {
 
 use std::ops::Not;
 
+/// Every pass of the table before the new ones (and the other token windows).
+pub fn existing_passes() -> Vec<Box<dyn Pass>> {
+    let mut out: Vec<Box<dyn Pass>> = vec![
+        Box::new(names::Unreferenced),
+        Box::new(names::Declarations),
+        Box::new(smallest::Smallest),
+        Box::new(merge::MergeNames),
+        Box::new(params::RemoveParameter),
+    ];
+    out.extend((1..=2).map(|n| Box::new(windows::TokenWindows(n)) as Box<dyn Pass>));
+    out
+}
+
+/// Asserts that `pass` still shrinks `src` under `keep` once every one of [`existing_passes`]
+/// has done what it can (run in turn to a fixpoint); returns what `pass` made of that fixpoint.
+pub fn only_this_pass_shrinks(src: &str, pass: &dyn Pass, keep: &dyn Fn(&str) -> bool) -> String {
+    assert!(keep(src));
+    let mut text = src.to_string();
+    loop {
+        let before = text.clone();
+        for other in existing_passes() {
+            text = minimize(&text, other.as_ref(), keep);
+        }
+        if text == before {
+            break;
+        }
+    }
+    let out = minimize(&text, pass, keep);
+    assert!(
+        out.len() < text.len() && keep(&out),
+        "{}: {text:?} -> {out:?}",
+        pass.name()
+    );
+    out
+}
+
 /// One pass through the loop with an in-process oracle, layer by layer; returns the new text.
-fn minimize(src: &str, pass: &dyn Pass, keep: &dyn Fn(&str) -> bool) -> String {
+pub fn minimize(src: &str, pass: &dyn Pass, keep: &dyn Fn(&str) -> bool) -> String {
     let tree = parse(src);
     let mut space = EditSpace::new(src.as_bytes().to_vec());
     let mut config = Vec::new();
@@ -246,8 +282,14 @@ proptest! {
             s == original || xxhash_rust::xxh3::xxh3_64_with_seed(s.as_bytes(), salt).is_multiple_of(3)
         };
         let monotone = |s: &str| s.contains("crash");
-        let passes: [&dyn Pass; 7] = [
+        let passes: [&dyn Pass; 13] = [
             &params::RemoveParameter,
+            &fields::RemoveField,
+            &flatten::FlattenStruct,
+            &unifdef::Unifdef,
+            &pairs::BalancedPairs,
+            &subsets::WindowSubsets,
+            &windows::TokenWindows(5),
             &names::Unreferenced,
             &names::Declarations,
             &smallest::Smallest,
