@@ -127,7 +127,7 @@ impl Odds {
             let (s, n) = self.by_context.get(&context).copied().unwrap_or_default();
             p = (s + PRIOR * p) / (n + PRIOR);
         }
-        p.clamp(0.02, 0.98)
+        p.clamp(0.005, 0.995)
     }
 }
 
