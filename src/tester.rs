@@ -189,7 +189,10 @@ impl Tester {
         self.charged += 1;
         self.pool.submit(serial, candidate.to_vec());
         loop {
-            let (ticket, outcome) = self.pool.next_done().context("the test pool lost a run")?;
+            let waiting = std::time::Instant::now();
+            let done = self.pool.next_done();
+            self.stats.wait_seconds += waiting.elapsed().as_secs_f64();
+            let (ticket, outcome) = done.context("the test pool lost a run")?;
             let outcome = outcome?;
             self.count(&outcome);
             if ticket == serial {
@@ -310,7 +313,10 @@ impl Tester {
         if let Some(done) = self.ready.pop_front() {
             return Some(done);
         }
-        let (ticket, outcome) = self.pool.next_done()?;
+        let waiting = std::time::Instant::now();
+        let done = self.pool.next_done();
+        self.stats.wait_seconds += waiting.elapsed().as_secs_f64();
+        let (ticket, outcome) = done?;
         Some(self.settle(ticket, outcome))
     }
 

@@ -154,3 +154,46 @@ impl Learned {
         LEARNED.with(|l| *l.borrow_mut() = self);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_candidate_is_not_its_own_twin_and_the_latest_twin_counts() {
+        let mut twins = Twins::default();
+        let delta = delta_key(&[3, 4]);
+        twins.started(1, delta);
+        twins.heard(1, Some(Verdict::NotInteresting));
+        assert_eq!(twins.of(1, delta), Twin::Unknown);
+        assert_eq!(twins.of(2, delta), Twin::Failed);
+        twins.started(2, delta);
+        twins.heard(2, Some(Verdict::Interesting));
+        assert_eq!(twins.of(3, delta), Twin::Succeeded);
+        assert_eq!(twins.of(2, delta), Twin::Failed);
+        // an unknown verdict (cancelled run) teaches nothing
+        twins.started(4, delta_key(&[9]));
+        twins.heard(4, None);
+        assert_eq!(twins.of(5, delta_key(&[9])), Twin::Unknown);
+    }
+
+    #[test]
+    fn odds_learn_per_context() {
+        let mut odds = Odds::default();
+        let at = |index, twin| (index, 8, twin);
+        for _ in 0..30 {
+            let (i, r, t) = at(0, Twin::Succeeded);
+            odds.record(7, i, r, t, Verdict::Interesting);
+            let (i, r, t) = at(5, Twin::Unknown);
+            odds.record(7, i, r, t, Verdict::NotInteresting);
+        }
+        let (i, r, t) = at(0, Twin::Succeeded);
+        let likely = odds.success(7, i, r, t);
+        let (i, r, t) = at(5, Twin::Unknown);
+        let unlikely = odds.success(7, i, r, t);
+        assert!(likely > 0.9 && unlikely < 0.1, "{likely} {unlikely}");
+        // another kind of pass starts from the overall rate, in between
+        let fresh = odds.success(8, 1, 8, Twin::Unknown);
+        assert!(unlikely < fresh && fresh < likely, "{fresh}");
+    }
+}
