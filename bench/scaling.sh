@@ -6,7 +6,8 @@
 #
 # CASE_DIR holds input.c and test.sh (or interesting.sh), e.g. fixtures/inventory or a prepared
 # case of /work/shared/bench/cases. For each case and each -j: wall time, speedup over -j1,
-# test runs, worker utilisation test_seconds / (wall x j), and whether the output is
+# test runs, worker utilisation test_seconds / (wall x j), how busy the thread feeding the
+# workers was (1 - wait_seconds / wall: planning, rendering, parsing), and whether the output is
 # byte-identical to -j1's. With -l JOBS (and SLURM_CONF set, see scripts/slurm-start.sh) the
 # same run also goes through `srun` at -j JOBS: one job per test (mode slurm), and job steps
 # inside one `salloc` allocation (mode salloc). Rows go to bench/scaling.tsv (appended), the
@@ -29,7 +30,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/reduce-scaling.XXXXXX")
 tsv="$here/scaling.tsv"
 [ -f "$tsv" ] || printf 'case\tmode\tjobs\twall_s\ttests\ttest_s\tutilisation\tfinal_bytes\tsha\n' > "$tsv"
 
-stat() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
+stat() { python3 -c "import json,sys; print(json.load(open(sys.argv[1])).get(sys.argv[2], 0))" "$1" "$2"; }
 
 run_one() { # case_dir name mode jobs -> prints "wall tests test_s bytes sha"
   local dir=$1 name=$2 mode=$3 jobs=$4 w test
@@ -53,7 +54,8 @@ run_one() { # case_dir name mode jobs -> prints "wall tests test_s bytes sha"
   (cd "$w" && ${alloc[@]+"${alloc[@]}"} "$bin" -q -j "$jobs" "${extra[@]}" ${REDUCE_ARGS:-} --stats-json "$w/stats.json" \
       --test "$w/test.sh" -o "$w/out.c" input.c) || { echo "reduce failed in $w" >&2; return 1; }
   echo "$(stat "$w/stats.json" wall_seconds) $(stat "$w/stats.json" tests) \
-$(stat "$w/stats.json" test_seconds) $(wc -c < "$w/out.c") $(sha256sum "$w/out.c" | cut -c1-12)"
+$(stat "$w/stats.json" test_seconds) $(wc -c < "$w/out.c") $(sha256sum "$w/out.c" | cut -c1-12) \
+$(stat "$w/stats.json" wait_seconds)"
 }
 
 for dir in "$@"; do
@@ -61,22 +63,24 @@ for dir in "$@"; do
   name=$(basename "$dir")
   echo "## $name (test + sleep 0.2)"
   echo
-  echo "| mode | -j | wall s | speedup | test runs | utilisation | output |"
-  echo "| --- | ---: | ---: | ---: | ---: | ---: | --- |"
+  echo "| mode | -j | wall s | speedup | test runs | utilisation | feeder busy | output |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
   base_wall="" base_sha=""
   modes=()
   for j in $widths; do modes+=("local:$j"); done
   [ -n "$slurm_jobs" ] && modes+=("slurm:$slurm_jobs" "salloc:$slurm_jobs")
   for m in "${modes[@]}"; do
     mode=${m%%:*} j=${m##*:}
-    read -r wall tests test_s bytes sha < <(run_one "$dir" "$name" "$mode" "$j") || continue
+    read -r wall tests test_s bytes sha wait_s < <(run_one "$dir" "$name" "$mode" "$j") || continue
     [ -z "$base_wall" ] && { base_wall=$wall; base_sha=$sha; }
     util=$(python3 -c "print(f'{$test_s / ($wall * $j):.2f}')")
+    busy=$(python3 -c "print(f'{1 - $wait_s / $wall:.2f}' if $wait_s else '-')")
     speed=$(python3 -c "print(f'{$base_wall / $wall:.1f}x')")
     same=$([ "$sha" = "$base_sha" ] && echo "identical ($sha)" || echo "DIFFERS ($sha vs $base_sha)")
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$mode" "$j" "$wall" "$tests" "$test_s" \
       "$util" "$bytes" "$sha" >> "$tsv"
-    printf '| %s | %s | %.1f | %s | %s | %s | %s |\n' "$mode" "$j" "$wall" "$speed" "$tests" "$util" "$same"
+    printf '| %s | %s | %.1f | %s | %s | %s | %s | %s |\n' "$mode" "$j" "$wall" "$speed" "$tests" "$util" \
+      "$busy" "$same"
   done
   echo
 done

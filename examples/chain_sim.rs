@@ -4,6 +4,9 @@
 //!
 //!     cargo run --release --example chain_sim -- INPUT.c TEST.sh 1,2,8,32
 //!
+//! `CHAIN_SIM_MEMO=FILE` keeps the verdicts across runs; `CHAIN_SIM_TRACE=DIR` writes, per
+//! width, `trace.WIDTH.tsv`: each decision of the serial chain with the tick it was made at.
+//!
 //! Prints, per width, the ticks (the wall time in units of one test), the tests started and
 //! the result's size; the ticks at width 1 over the ticks at width N is the best speedup the
 //! speculation allows on that input when N tests really run at once.
@@ -22,19 +25,32 @@ struct Sim<'a> {
     tokens: &'a Tokens,
     test: &'a Path,
     scratch: &'a Path,
-    memo: &'a mut HashMap<Vec<u8>, bool>,
+    memo: &'a mut HashMap<u64, bool>,
     width: usize,
     /// (ticket, tick it ends, verdict)
     running: Vec<(Ticket, u64, bool)>,
     now: u64,
     tests: u64,
+    /// Verdicts of started tickets, for the trace.
+    verdicts: HashMap<Ticket, bool>,
+    phase: String,
+    /// Per decision of the serial chain: the tick it was made at, the pass's phase, the
+    /// candidate's index in the pass and its verdict.
+    trace: Vec<(u64, String, usize, bool)>,
+    index: usize,
 }
 
 impl Sim<'_> {
     fn judge(&mut self, c: &[Unit]) -> bool {
         let mut text = Vec::new();
         self.tokens.render_into(c, &mut text);
-        if let Some(&v) = self.memo.get(&text) {
+        let key = {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            text.hash(&mut h);
+            h.finish()
+        };
+        if let Some(&v) = self.memo.get(&key) {
             return v;
         }
         let file = self.scratch.join("input.c");
@@ -45,7 +61,7 @@ impl Sim<'_> {
             .status()
             .expect("the test runs")
             .success();
-        self.memo.insert(text, ok);
+        self.memo.insert(key, ok);
         ok
     }
 }
@@ -63,6 +79,7 @@ impl Oracle for Sim<'_> {
         let verdict = self.judge(c);
         self.tests += 1;
         self.running.push((ticket, self.now + 1, verdict));
+        self.verdicts.insert(ticket, verdict);
         Started::Running
     }
 
@@ -70,6 +87,26 @@ impl Oracle for Sim<'_> {
         let i = (0..self.running.len()).min_by_key(|&i| self.running[i].1)?;
         let (ticket, end, verdict) = self.running.remove(i);
         self.now = self.now.max(end);
+        Some((ticket, Some(Verdict::from_bool(verdict))))
+    }
+
+    fn on_pass(&mut self, phase: &str) {
+        self.phase = phase.to_string();
+        self.index = 0;
+    }
+
+    fn charge(&mut self, ticket: Ticket) -> bool {
+        let verdict = self.verdicts.get(&ticket).copied().unwrap_or(false);
+        let phase = self.phase.clone();
+        self.trace.push((self.now, phase, self.index, verdict));
+        self.index += 1;
+        true
+    }
+
+    fn finished(&mut self) -> Option<(Ticket, Option<Verdict>)> {
+        let now = self.now;
+        let i = self.running.iter().position(|r| r.1 <= now)?;
+        let (ticket, _, verdict) = self.running.remove(i);
         Some((ticket, Some(Verdict::from_bool(verdict))))
     }
 
@@ -91,9 +128,12 @@ fn main() -> anyhow::Result<()> {
     let grammar = Grammar::new(&reduce::lang::c::SPEC)?;
     let mut parser = ts::new_parser(&grammar)?;
     let parsed = ts::build(&grammar, &mut parser, &src)?;
-    let mut memo = HashMap::new();
+    let memo_file = std::env::var_os("CHAIN_SIM_MEMO");
+    let mut memo = load_memo(memo_file.as_deref());
     for width in widths.split(',') {
         let width: usize = width.parse()?;
+        // every width starts as cold as the first: nothing learned from the previous run
+        drop(reduce::reduce::odds::Learned::take());
         let mut sim = Sim {
             tokens: &parsed.tokens,
             test: &test,
@@ -103,6 +143,10 @@ fn main() -> anyhow::Result<()> {
             running: Vec::new(),
             now: 0,
             tests: 0,
+            verdicts: HashMap::new(),
+            phase: String::new(),
+            trace: Vec::new(),
+            index: 0,
         };
         let all: Vec<Unit> = (0..parsed.tokens.len() as Unit).collect();
         let options = PersesOptions {
@@ -120,6 +164,33 @@ fn main() -> anyhow::Result<()> {
             parsed.tokens.len(),
             result.len()
         );
+        if let Some(dir) = std::env::var_os("CHAIN_SIM_TRACE") {
+            let mut tsv = String::from("tick\tphase\tindex\tinteresting\n");
+            for (tick, phase, index, verdict) in &sim.trace {
+                tsv += &format!("{tick}\t{phase}\t{index}\t{}\n", u8::from(*verdict));
+            }
+            std::fs::write(Path::new(&dir).join(format!("trace.{width}.tsv")), tsv)?;
+        }
+    }
+    if let Some(file) = memo_file {
+        let lines: String = memo
+            .iter()
+            .map(|(k, v)| format!("{k:x} {}\n", u8::from(*v)))
+            .collect();
+        std::fs::write(file, lines)?;
     }
     Ok(())
+}
+
+/// Verdicts of earlier runs (`CHAIN_SIM_MEMO`: lines of text hash and 0/1), to iterate fast.
+fn load_memo(file: Option<&std::ffi::OsStr>) -> HashMap<u64, bool> {
+    let text = file
+        .and_then(|f| std::fs::read_to_string(f).ok())
+        .unwrap_or_default();
+    text.lines()
+        .filter_map(|l| {
+            let (k, v) = l.split_once(' ')?;
+            Some((u64::from_str_radix(k, 16).ok()?, v == "1"))
+        })
+        .collect()
 }

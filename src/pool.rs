@@ -117,11 +117,22 @@ impl Pool {
         if self.running() == 0 {
             return None;
         }
-        let (worker, ticket, outcome) = self.done.recv().ok()?;
+        let done = self.done.recv().ok()?;
+        Some(self.free(done))
+    }
+
+    /// A run that has already ended, if any, without waiting.
+    pub fn done_now(&mut self) -> Option<(Ticket, Result<Outcome>)> {
+        let done = self.done.try_recv().ok()?;
+        Some(self.free(done))
+    }
+
+    /// The worker of a finished run is idle again.
+    fn free(&mut self, (worker, ticket, outcome): Done) -> (Ticket, Result<Outcome>) {
         let w = &mut self.workers[worker];
         w.busy = None;
         w.cancel.store(false, Ordering::Relaxed);
-        Some((ticket, outcome))
+        (ticket, outcome)
     }
 
     /// Kills the run of `ticket` if it is still going; its (cancelled) outcome still arrives.

@@ -22,6 +22,10 @@ pub struct Stats {
     pub prefilter_off: bool,
     /// Total seconds spent in test runs.
     pub test_seconds: f64,
+    /// Seconds the reducer's own thread (the one that feeds the workers) waited for a test run
+    /// to end. The rest of the wall time it was working: planning the speculation, rendering,
+    /// hashing, parsing candidates for the prefilter.
+    pub wait_seconds: f64,
 }
 
 /// The machine-readable record written by `--stats-json`.

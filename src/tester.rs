@@ -189,7 +189,10 @@ impl Tester {
         self.charged += 1;
         self.pool.submit(serial, candidate.to_vec());
         loop {
-            let (ticket, outcome) = self.pool.next_done().context("the test pool lost a run")?;
+            let waiting = std::time::Instant::now();
+            let done = self.pool.next_done();
+            self.stats.wait_seconds += waiting.elapsed().as_secs_f64();
+            let (ticket, outcome) = done.context("the test pool lost a run")?;
             let outcome = outcome?;
             self.count(&outcome);
             if ticket == serial {
@@ -310,7 +313,24 @@ impl Tester {
         if let Some(done) = self.ready.pop_front() {
             return Some(done);
         }
-        let (ticket, outcome) = self.pool.next_done()?;
+        let waiting = std::time::Instant::now();
+        let done = self.pool.next_done();
+        self.stats.wait_seconds += waiting.elapsed().as_secs_f64();
+        let (ticket, outcome) = done?;
+        Some(self.settle(ticket, outcome))
+    }
+
+    /// Like [`Tester::next_done`], without waiting: a run that has already ended, if any.
+    pub fn done_now(&mut self) -> Option<(Ticket, Option<bool>)> {
+        if let Some(done) = self.ready.pop_front() {
+            return Some(done);
+        }
+        let (ticket, outcome) = self.pool.done_now()?;
+        Some(self.settle(ticket, outcome))
+    }
+
+    /// Counts a finished run, caches its verdict and says what it was (`None`: unknown).
+    fn settle(&mut self, ticket: Ticket, outcome: Result<Outcome>) -> (Ticket, Option<bool>) {
         let key = self.in_flight.remove(&ticket);
         let interesting = match outcome {
             Ok(o) => {
@@ -318,9 +338,9 @@ impl Tester {
                 match o.status {
                     RunStatus::Interrupted => {
                         self.stop = Some(Stop::Interrupted);
-                        return Some((ticket, None));
+                        return (ticket, None);
                     }
-                    RunStatus::Cancelled => return Some((ticket, None)),
+                    RunStatus::Cancelled => return (ticket, None),
                     RunStatus::Exited(_) | RunStatus::Signaled(_) if !o.interesting => {
                         self.persist_rejection(key);
                         false
@@ -331,14 +351,14 @@ impl Tester {
             Err(e) => {
                 self.error.get_or_insert(e);
                 self.stop = Some(Stop::Error);
-                return Some((ticket, None));
+                return (ticket, None);
             }
         };
         if let (Some(cache), Some(key)) = (&mut self.cache, key) {
             cache.insert(key, interesting);
         }
         self.progress.tick(self.shown_len(), &self.stats);
-        Some((ticket, Some(interesting)))
+        (ticket, Some(interesting))
     }
 
     /// Keeps a "not interesting" verdict on disk; a write error drops the persistent cache with
@@ -454,6 +474,12 @@ macro_rules! ticket_methods {
         fn finish_one(&mut self) -> Option<(Ticket, Option<Verdict>)> {
             self.tester
                 .next_done()
+                .map(|(t, v)| (t, v.map(Verdict::from_bool)))
+        }
+
+        fn finished(&mut self) -> Option<(Ticket, Option<Verdict>)> {
+            self.tester
+                .done_now()
                 .map(|(t, v)| (t, v.map(Verdict::from_bool)))
         }
 

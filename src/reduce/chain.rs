@@ -9,10 +9,13 @@
 //! running on the most probable nodes (best first, by the product of the predicted outcomes on
 //! the path) and answers the loop's one question, "the verdict of candidate k of the current
 //! pass", from them. The loop decides strictly in order, so a misprediction only wastes work.
+//! The predicted outcomes come from `odds.rs` (learned rates, and the verdict the same deletion
+//! got in another branch); the plan is redone with every verdict already in, not one at a time.
 //! At width 1 only the current candidate is ever started: the plain serial loop.
 
 use std::collections::{BinaryHeap, HashMap, HashSet};
 
+use super::odds::{Learned, Odds, Twins, delta_key};
 use super::{Deltas, Oracle, Policy, Started, Ticket, Unit, Verdict, new_ticket, subtract};
 
 /// A success branch is not built past this index of a pass (replaying further costs too much).
@@ -25,6 +28,8 @@ const FAILED: usize = usize::MAX;
 struct Cand {
     ticket: Ticket,
     candidate: Vec<Unit>,
+    /// What it removes, as a key: the same deletion in another branch (see [`Twins`]).
+    delta: u64,
 }
 
 /// A pass, real (the root) or hypothetical.
@@ -61,6 +66,7 @@ impl<'p> PassNode<'p> {
         self.cands.push(Cand {
             ticket: new_ticket(),
             candidate,
+            delta: delta_key(&delta),
         });
     }
 
@@ -182,51 +188,6 @@ impl Frontier {
     }
 }
 
-/// How likely a candidate is to succeed, learned from the chain's decisions per context: the
-/// kind of pass (the policy's phase without its numbers) and the candidate's place in it (first,
-/// second, later). Contexts differ a lot: a Perses replacement rarely succeeds, the first
-/// candidate of a sweep that just succeeded often does.
-#[derive(Default)]
-struct Odds {
-    /// Smoothed (successes, candidates) per context.
-    by_context: HashMap<(u32, u8), (f64, f64)>,
-    /// The same over all contexts: the prior of a context seen rarely.
-    overall: (f64, f64),
-}
-
-/// Forget old decisions with this weight per decision (a context drifts as the program shrinks).
-const DECAY: f64 = 0.97;
-/// How many decisions the overall rate counts as in a fresh context.
-const PRIOR: f64 = 2.0;
-
-impl Odds {
-    fn context(kind: u32, index: usize) -> (u32, u8) {
-        (kind, index.min(2) as u8)
-    }
-
-    fn record(&mut self, kind: u32, index: usize, verdict: Verdict) {
-        let hit = f64::from(u8::from(verdict == Verdict::Interesting));
-        for slot in [
-            self.by_context
-                .entry(Self::context(kind, index))
-                .or_default(),
-            &mut self.overall,
-        ] {
-            *slot = (slot.0 * DECAY + hit, slot.1 * DECAY + 1.0);
-        }
-    }
-
-    fn success(&self, kind: u32, index: usize) -> f64 {
-        let prior = (self.overall.0 + 0.5) / (self.overall.1 + 1.0);
-        let (s, n) = self
-            .by_context
-            .get(&Self::context(kind, index))
-            .copied()
-            .unwrap_or_default();
-        ((s + PRIOR * prior) / (n + PRIOR)).clamp(0.02, 0.98)
-    }
-}
-
 /// The kind of pass a policy state is in: its phase with the numbers left out, interned.
 fn pass_kind(policy: Option<&(dyn Policy + '_)>, kinds: &mut HashMap<String, u32>) -> u32 {
     let phase = policy.map(|p| p.phase()).unwrap_or_default();
@@ -256,19 +217,22 @@ pub struct Chain<'p> {
     /// Tests started and not yet reported; `false` once cancelled.
     running: HashMap<Ticket, bool>,
     odds: Odds,
+    twins: Twins,
     kinds: HashMap<String, u32>,
 }
 
 impl<'p> Chain<'p> {
     pub fn new(width: usize) -> Self {
+        let Learned { odds, kinds } = Learned::take();
         Chain {
             width: width.max(1),
             root: None,
             live_pos: 0,
             verdicts: HashMap::new(),
             running: HashMap::new(),
-            odds: Odds::default(),
-            kinds: HashMap::new(),
+            odds,
+            twins: Twins::default(),
+            kinds,
         }
     }
 
@@ -302,8 +266,11 @@ impl<'p> Chain<'p> {
                 if !oracle.charge(head?) {
                     return None;
                 }
-                let kind = self.root.as_ref()?.kind.unwrap_or_default();
-                self.odds.record(kind, k, verdict);
+                let root = self.root.as_ref()?;
+                let (kind, cand) = (root.kind.unwrap_or_default(), &root.cands[k]);
+                let removed = root.config.len() - cand.candidate.len();
+                let twin = self.twins.of(cand.ticket, cand.delta);
+                self.odds.record(kind, k, removed, twin, verdict);
                 return Some(verdict);
             }
             if planned {
@@ -314,6 +281,10 @@ impl<'p> Chain<'p> {
                     return None;
                 };
                 self.heard(done, verdict);
+                // plan with every verdict already in, not just the first one
+                while let Some((done, verdict)) = oracle.finished() {
+                    self.heard(done, verdict);
+                }
                 planned = false;
                 continue;
             }
@@ -325,6 +296,7 @@ impl<'p> Chain<'p> {
     }
 
     fn heard(&mut self, ticket: Ticket, verdict: Option<Verdict>) {
+        self.twins.heard(ticket, verdict);
         if self.running.remove(&ticket) == Some(true)
             && let Some(v) = verdict
         {
@@ -389,11 +361,14 @@ impl<'p> Chain<'p> {
                 }
                 continue;
             }
-            let (ticket, origin) = (node.cands[item.index].ticket, node.origin);
+            let cand = &node.cands[item.index];
+            let (ticket, origin, delta) = (cand.ticket, node.origin, cand.delta);
             let kind = *node
                 .kind
                 .get_or_insert_with(|| pass_kind(node.base.as_deref(), &mut self.kinds));
-            let p = self.odds.success(kind, item.index);
+            let removed = node.config.len() - node.cands[item.index].candidate.len();
+            let twin = self.twins.of(ticket, delta);
+            let p = self.odds.success(kind, item.index, removed, twin);
             let state = match ticket_state(&self.verdicts, &self.running, ticket) {
                 Err(()) => continue, // cancelled, not yet reported: may start once it has
                 Ok(Some(state)) => state,
@@ -405,9 +380,13 @@ impl<'p> Chain<'p> {
                 }
                 Ok(None) => {
                     let started = oracle.start(ticket, origin, &node.cands[item.index].candidate);
+                    self.twins.started(ticket, delta);
                     match started {
                         Started::Running => self.running.insert(ticket, true).map(drop),
-                        Started::Known(v) => self.verdicts.insert(ticket, v).map(drop),
+                        Started::Known(v) => {
+                            self.twins.heard(ticket, Some(v));
+                            self.verdicts.insert(ticket, v).map(drop)
+                        }
                         // no verdict will come; if this was the current candidate the loop
                         // waits for the tests still running and asks again, or stops
                         Started::Unknown => return Plan::Ready,
@@ -521,6 +500,11 @@ impl<'p> Chain<'p> {
             self.running.remove(&t);
         }
         self.running.clear();
+        Learned {
+            odds: std::mem::take(&mut self.odds),
+            kinds: std::mem::take(&mut self.kinds),
+        }
+        .keep();
     }
 }
 

@@ -11,6 +11,7 @@ pub mod closure;
 pub mod ddmin;
 pub mod giveup;
 pub mod hdd;
+pub mod odds;
 pub mod perses;
 pub mod shuffled;
 
@@ -89,6 +90,11 @@ pub trait Oracle {
     /// Waits for one running test: its ticket and verdict, `None` when the verdict is unknown
     /// (cancelled, interrupted). `None` overall: nothing is running.
     fn finish_one(&mut self) -> Option<(Ticket, Option<Verdict>)> {
+        None
+    }
+
+    /// Like [`Oracle::finish_one`] but without waiting: a test that has already ended, if any.
+    fn finished(&mut self) -> Option<(Ticket, Option<Verdict>)> {
         None
     }
 
