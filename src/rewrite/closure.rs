@@ -31,6 +31,7 @@ pub struct Units {
 pub fn units(tree: &Tree, src: &[u8], t: &RewriteTable, split_bodies: bool) -> Units {
     let (items, heads) = leaf_items(tree, src, t);
     let mut b = Builder::default();
+    let unit_ids: HashSet<usize> = items.iter().map(Node::id).collect();
     for item in items {
         let fixed = heads.contains(&item.id());
         let split = split_bodies.then(|| body_of(item, src, t)).flatten();
@@ -70,6 +71,19 @@ pub fn units(tree: &Tree, src: &[u8], t: &RewriteTable, split_bodies: bool) -> U
         let body_end = Edit::new(start, body.end_byte(), t.declaration_end.as_bytes());
         b.push(body_end, body_uses, Vec::new(), false);
     }
+    // what stays whatever happens (namespace heads, the parts of parse errors that are no
+    // units) is one more unit, always kept and never deleted: what it names stays too
+    let mut shell = Vec::new();
+    let mut stack = vec![tree.root_node()];
+    while let Some(n) = stack.pop() {
+        if unit_ids.contains(&n.id()) {
+            continue;
+        }
+        shell.extend(names_in_node(n, src, t).into_iter().map(|x| b.intern(x)));
+        let mut cursor = n.walk();
+        stack.extend(n.children(&mut cursor));
+    }
+    b.push_shell(shell);
     Units {
         deps: Deps::new(&b.uses, &b.declares, b.ids.len()),
         hunks: b.hunks,
@@ -91,6 +105,16 @@ impl<'s> Builder<'s> {
     fn intern(&mut self, name: &'s [u8]) -> u32 {
         let next = self.ids.len() as u32;
         *self.ids.entry(name).or_insert(next)
+    }
+
+    /// The shell: a unit with nothing to delete, fixed.
+    fn push_shell(&mut self, mut used: Vec<u32>) {
+        used.sort_unstable();
+        used.dedup();
+        self.fixed.push(self.hunks.len() as u32);
+        self.hunks.push(Vec::new());
+        self.uses.push(used);
+        self.declares.push(Vec::new());
     }
 
     fn push(&mut self, edit: Edit, mut used: Vec<u32>, mut declared: Vec<u32>, fixed: bool) {
@@ -412,7 +436,7 @@ mod tests {
         let src = "int a;\n}\nint b;\nint bug;\n";
         let tree = parse(src);
         let u = units(&tree, src.as_bytes(), &C, false);
-        assert_eq!(u.hunks.len(), 3, "{:?}", tree.root_node().to_sexp());
+        assert_eq!(u.hunks.len(), 4, "{:?}", tree.root_node().to_sexp());
         let out = keep(src, &C, &tree, "bug");
         assert!(
             out.contains('}') && out.contains("bug") && !out.contains("int b;"),
@@ -479,7 +503,7 @@ mod tests {
             "constexpr int k() { return 1; }\nauto d() { return 2; }\nint f() { return 3; }\n";
         let tree = parse_cpp(src);
         let u = units(&tree, src.as_bytes(), &CPP, true);
-        assert_eq!(u.hunks.len(), 4, "{:?}", u.hunks);
+        assert_eq!(u.hunks.len(), 5, "{:?}", u.hunks);
     }
 
     #[test]
@@ -509,6 +533,7 @@ mod tests {
         let texts: Vec<&str> = u
             .hunks
             .iter()
+            .filter(|h| !h.is_empty())
             .map(|h| &src[h[0].start as usize..h[0].end as usize])
             .collect();
         assert_eq!(
