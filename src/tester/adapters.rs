@@ -1,0 +1,160 @@
+//! The unit-level adapters: render a configuration to bytes (lines and chars by concatenation,
+//! trees through their tokens, reparsed as a prefilter first) and hand it to the [`Tester`].
+
+use super::Tester;
+use crate::pool::Ticket;
+use std::collections::HashMap;
+
+use crate::reduce::{Oracle, Started, Unit, Verdict, new_ticket};
+use crate::tree::render::{Segments, Tokens};
+use crate::tree::ts::Reparse;
+
+/// Lines or chars: render the configuration by concatenation.
+pub struct SegmentsOracle<'a> {
+    pub segments: &'a Segments,
+    pub tester: &'a mut Tester,
+    buf: Vec<u8>,
+}
+
+impl<'a> SegmentsOracle<'a> {
+    pub fn new(segments: &'a Segments, tester: &'a mut Tester) -> Self {
+        SegmentsOracle {
+            segments,
+            tester,
+            buf: Vec::new(),
+        }
+    }
+}
+
+impl SegmentsOracle<'_> {
+    /// Renders the candidate into `buf`; no verdict is known from the text alone.
+    fn prepare(&mut self, _: Ticket, _: Option<Ticket>, candidate: &[Unit]) -> Option<Verdict> {
+        self.segments.render_into(candidate, &mut self.buf);
+        None
+    }
+}
+
+impl Oracle for SegmentsOracle<'_> {
+    fn test(&mut self, candidate: &[Unit]) -> Verdict {
+        self.segments.render_into(candidate, &mut self.buf);
+        self.tester.verdict(&self.buf)
+    }
+
+    fn commit(&mut self, _ticket: u64, candidate: &[Unit]) {
+        self.segments.render_into(candidate, &mut self.buf);
+        self.tester.accept(&self.buf);
+    }
+
+    fn stop_requested(&self) -> bool {
+        self.tester.stopped()
+    }
+
+    parallel_oracle_methods!();
+}
+
+/// Tree tokens: render, reparse (unless disabled) and skip candidates that parse worse than the
+/// configuration they would replace, then test.
+pub struct TreeOracle<'a> {
+    tokens: &'a Tokens,
+    tester: &'a mut Tester,
+    prefilter: Option<&'a mut dyn Reparse>,
+    /// ERROR + MISSING nodes of the current best.
+    best_errors: usize,
+    /// ERROR + MISSING nodes of each prefiltered candidate, by ticket: the baseline of the
+    /// candidates that assume its commit.
+    errors: HashMap<Ticket, usize>,
+    /// Tokens at the start of the round, and whether the program has since halved.
+    round_tokens: usize,
+    shrunk: bool,
+    buf: Vec<u8>,
+}
+
+/// Inputs smaller than this (in tokens) never end a round early to re-parse.
+const REPARSE_MIN_TOKENS: usize = 20_000;
+
+/// Above this size (bytes, at the start of a round) candidates are not parsed as a prefilter:
+/// parsing one would cost more than most tests. Decided from the round's text alone, so that
+/// which candidates reach the test never depends on timing (or on `-j`).
+pub const PREFILTER_MAX_BYTES: usize = 512 * 1024;
+
+impl<'a> TreeOracle<'a> {
+    /// Did the program halve since the round started (so the round should end and re-parse)?
+    pub fn shrunk(&self) -> bool {
+        self.shrunk
+    }
+
+    pub fn new(
+        tokens: &'a Tokens,
+        tester: &'a mut Tester,
+        prefilter: Option<&'a mut dyn Reparse>,
+        best_errors: usize,
+    ) -> Self {
+        TreeOracle {
+            tokens,
+            tester,
+            prefilter,
+            best_errors,
+            errors: HashMap::new(),
+            round_tokens: tokens.len(),
+            shrunk: false,
+            buf: Vec::new(),
+        }
+    }
+
+    fn parse_errors(&mut self) -> Option<usize> {
+        let parser = self.prefilter.as_mut()?;
+        parser.errors(&self.buf)
+    }
+
+    /// Renders the candidate into `buf` and skips it (a known "no") if it parses worse than the
+    /// configuration it would replace (`parent`'s candidate, or the current best).
+    fn prepare(
+        &mut self,
+        ticket: Ticket,
+        parent: Option<Ticket>,
+        candidate: &[Unit],
+    ) -> Option<Verdict> {
+        self.tokens.render_into(candidate, &mut self.buf);
+        let errors = self.parse_errors()?;
+        self.errors.insert(ticket, errors);
+        let baseline = parent
+            .and_then(|p| self.errors.get(&p).copied())
+            .unwrap_or(self.best_errors);
+        (errors > baseline).then_some(Verdict::NotInteresting)
+    }
+}
+
+impl Oracle for TreeOracle<'_> {
+    fn test(&mut self, candidate: &[Unit]) -> Verdict {
+        let ticket = new_ticket();
+        match self.prepare(ticket, None, candidate) {
+            Some(known) => {
+                self.tester.stats.pruned += 1;
+                known
+            }
+            None => self.tester.verdict(&self.buf),
+        }
+    }
+
+    fn commit(&mut self, ticket: Ticket, candidate: &[Unit]) {
+        self.tokens.render_into(candidate, &mut self.buf);
+        let errors = match self.errors.get(&ticket) {
+            Some(&e) => Some(e),
+            None => self.parse_errors(),
+        };
+        if let Some(e) = errors {
+            self.best_errors = e;
+        }
+        self.tester.accept(&self.buf);
+        // on a large input, a program half the size deserves a fresh, half-size tree: every
+        // later pass then costs half as much
+        self.shrunk |=
+            self.round_tokens >= REPARSE_MIN_TOKENS && candidate.len() * 2 < self.round_tokens;
+    }
+
+    fn stop_requested(&self) -> bool {
+        self.tester.stopped() || self.shrunk
+    }
+
+    parallel_oracle_methods!();
+}
