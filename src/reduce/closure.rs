@@ -16,7 +16,7 @@
 
 use std::rc::Rc;
 
-use super::{Deltas, Policy, Unit, subtract};
+use super::{Deltas, Policy, Unit, intersect, subtract};
 
 /// Who depends on whom, through names: unit `u` uses names, a name is declared by units.
 #[derive(Debug, Default)]
@@ -212,24 +212,6 @@ impl Policy for KeepClosure {
     {
         Some(Box::new(self.clone()))
     }
-}
-
-/// `a ∩ b`, both sorted.
-fn intersect(a: &[Unit], b: &[Unit]) -> Vec<Unit> {
-    let mut out = Vec::new();
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                out.push(a[i]);
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -170,6 +170,24 @@ pub trait Policy {
     }
 }
 
+/// `a ∩ b` for sorted slices, in one merge.
+pub fn intersect(a: &[Unit], b: &[Unit]) -> Vec<Unit> {
+    let mut out = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                out.push(a[i]);
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out
+}
+
 /// `config - delta` for sorted slices (delta a subset of config), in one merge.
 pub fn subtract(config: &[Unit], delta: &[Unit]) -> Vec<Unit> {
     let mut out = Vec::with_capacity(config.len().saturating_sub(delta.len()));
@@ -265,22 +283,9 @@ impl<P: Policy> Only<P> {
         }
     }
 
-    /// `config ∩ units`, both sorted: one linear merge.
+    /// `config ∩ units`, both sorted.
     fn restrict(&self, config: &[Unit]) -> Vec<Unit> {
-        let mut out = Vec::new();
-        let (mut i, mut j) = (0, 0);
-        while i < config.len() && j < self.units.len() {
-            match config[i].cmp(&self.units[j]) {
-                std::cmp::Ordering::Less => i += 1,
-                std::cmp::Ordering::Greater => j += 1,
-                std::cmp::Ordering::Equal => {
-                    out.push(config[i]);
-                    i += 1;
-                    j += 1;
-                }
-            }
-        }
-        out
+        intersect(config, &self.units)
     }
 }
 

@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::{Node, Tree};
 
-use super::names::{declared_nodes, names_in_node};
+use super::names::{body_start, declared_nodes, names_in_node};
 use super::table::RewriteTable;
 use super::{Edit, Hunk, text};
 use crate::reduce::closure::Deps;
@@ -131,6 +131,24 @@ impl<'s> Builder<'s> {
     }
 }
 
+/// The item a wrapper (`template<..>`, `extern "C"`) wraps, through every wrapper.
+fn wrapped<'t>(mut item: Node<'t>, t: &RewriteTable) -> Option<Node<'t>> {
+    while t.item_wrappers.contains(&item.kind()) {
+        let mut cursor = item.walk();
+        item = item.named_children(&mut cursor).last()?;
+    }
+    Some(item)
+}
+
+/// The function declarator of a definition or declaration, through `*` and `&` declarators.
+fn function_declarator<'t>(f: Node<'t>, t: &RewriteTable) -> Option<Node<'t>> {
+    let mut d = f.child_by_field_name(t.declarator_field)?;
+    while d.kind() != t.function_declarator {
+        d = d.child_by_field_name(t.declarator_field)?;
+    }
+    Some(d)
+}
+
 /// How a function definition splits: `body` is its body and where the body's removal starts (a
 /// constructor's `: a(x)` goes with it); `None` for an out-of-line member (`A::f`), which
 /// cannot stay as a declaration and goes whole.
@@ -142,11 +160,7 @@ struct Split<'t> {
 /// How a function definition item (through templates and `extern "C"`) splits, unless a
 /// declaration cannot stand for the definition (`constexpr`, a deduced type).
 fn body_of<'t>(item: Node<'t>, src: &[u8], t: &RewriteTable) -> Option<Split<'t>> {
-    let mut f = item;
-    while t.item_wrappers.contains(&f.kind()) {
-        let mut cursor = f.walk();
-        f = f.named_children(&mut cursor).last()?;
-    }
+    let f = wrapped(item, t)?;
     if f.kind() != t.function_definition {
         return None;
     }
@@ -154,11 +168,7 @@ fn body_of<'t>(item: Node<'t>, src: &[u8], t: &RewriteTable) -> Option<Split<'t>
     if body.kind() != t.block {
         return None;
     }
-    let mut cursor = f.walk();
-    let start = f
-        .children(&mut cursor)
-        .find(|c| Some(c.kind()) == t.initializer_list)
-        .map_or(body.start_byte(), |c| c.start_byte());
+    let start = body_start(f, body, t);
     let head = &src[item.start_byte()..start];
     let deduced = f
         .child_by_field_name(t.type_field)
@@ -167,11 +177,7 @@ fn body_of<'t>(item: Node<'t>, src: &[u8], t: &RewriteTable) -> Option<Split<'t>
     if deduced || constexpr {
         return None;
     }
-    let mut d = f.child_by_field_name(t.declarator_field)?;
-    while d.kind() != t.function_declarator {
-        d = d.child_by_field_name(t.declarator_field)?;
-    }
-    let name = d.child_by_field_name(t.declarator_field)?;
+    let name = function_declarator(f, t)?.child_by_field_name(t.declarator_field)?;
     let member = t.qualified_names.contains(&name.kind());
     Some(Split {
         body: (!member).then_some((body, start)),
@@ -219,33 +225,28 @@ fn names_of<'s>(
 /// (`A` for `const A<T>&`, `b` for `a::b`), except the template's own parameters and primitive
 /// types.
 fn operator_types<'s>(item: Node, src: &'s [u8], t: &RewriteTable) -> Vec<&'s [u8]> {
-    let mut f = item;
+    // the template parameters on the way to the wrapped item
     let mut own: Vec<&[u8]> = Vec::new();
-    while t.item_wrappers.contains(&f.kind()) {
-        let mut cursor = f.walk();
-        let children: Vec<Node> = f.named_children(&mut cursor).collect();
-        for c in &children[..children.len().saturating_sub(1)] {
-            let mut stack = vec![*c];
+    let mut w = item;
+    while t.item_wrappers.contains(&w.kind()) {
+        let mut cursor = w.walk();
+        let children: Vec<Node> = w.named_children(&mut cursor).collect();
+        let Some((&last, params)) = children.split_last() else {
+            return Vec::new();
+        };
+        for &c in params {
+            let mut stack = vec![c];
             while let Some(m) = stack.pop() {
                 own.extend(names_in_node(m, src, t));
                 let mut cc = m.walk();
                 stack.extend(m.children(&mut cc));
             }
         }
-        match children.last() {
-            Some(&last) => f = last,
-            None => return Vec::new(),
-        }
+        w = last;
     }
-    let Some(mut d) = f.child_by_field_name(t.declarator_field) else {
+    let Some(d) = function_declarator(w, t) else {
         return Vec::new();
     };
-    while d.kind() != t.function_declarator {
-        match d.child_by_field_name(t.declarator_field) {
-            Some(inner) => d = inner,
-            None => return Vec::new(),
-        }
-    }
     let is_operator = d
         .child_by_field_name(t.declarator_field)
         .is_some_and(|n| t.operator_names.contains(&n.kind()));

@@ -189,16 +189,10 @@ fn fields<'t>(body: Node<'t>, t: &RewriteTable) -> Option<Vec<(Node<'t>, Vec<Nod
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rewrite::c::C;
-    use crate::rewrite::tests::{apply_all, only_this_pass_shrinks, parse};
+    use crate::rewrite::tests::{self, only_this_pass_shrinks, parse};
 
     fn outcomes(src: &str) -> Vec<String> {
-        let tree = parse(src);
-        RemoveField
-            .hunks(&tree, src.as_bytes(), &C)
-            .iter()
-            .map(|h| apply_all(src, h))
-            .collect()
+        tests::outcomes(&RemoveField, src)
     }
 
     #[test]

@@ -223,16 +223,10 @@ fn own_word(ty: &[u8], own: &dyn Fn(&[u8]) -> bool) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rewrite::c::C;
-    use crate::rewrite::tests::{apply_all, only_this_pass_shrinks, parse};
+    use crate::rewrite::tests::{self, only_this_pass_shrinks, parse};
 
     fn outcomes(src: &str) -> Vec<String> {
-        let tree = parse(src);
-        FlattenStruct
-            .hunks(&tree, src.as_bytes(), &C)
-            .iter()
-            .map(|h| apply_all(src, h))
-            .collect()
+        tests::outcomes(&FlattenStruct, src)
     }
 
     #[test]

@@ -129,14 +129,8 @@ impl Pass for Declarations {
             let Some(body) = n.child_by_field_name(t.body_field) else {
                 continue;
             };
-            // a constructor's `: a(x)` goes with its body
-            let mut cursor = n.walk();
-            let start = n
-                .children(&mut cursor)
-                .find(|c| Some(c.kind()) == t.initializer_list)
-                .map_or(body.start_byte(), |c| c.start_byte());
             out.push(Edit::new(
-                start,
+                body_start(n, body, t),
                 body.end_byte(),
                 t.declaration_end.as_bytes(),
             ));
@@ -144,6 +138,14 @@ impl Pass for Declarations {
         out.sort_by_key(|e| e.start);
         out
     }
+}
+
+/// Where a function definition's body starts when it goes: a constructor's `: a(x)` goes with it.
+pub(super) fn body_start(f: Node, body: Node, t: &RewriteTable) -> usize {
+    let mut cursor = f.walk();
+    f.children(&mut cursor)
+        .find(|c| Some(c.kind()) == t.initializer_list)
+        .map_or(body.start_byte(), |c| c.start_byte())
 }
 
 /// The items of every item list (the file's top level; C++ namespace and class bodies).

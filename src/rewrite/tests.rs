@@ -31,6 +31,14 @@ pub fn apply_all(src: &str, edits: &[Edit]) -> String {
 }
 
 /// Applies the first layer only (the outermost edits).
+/// The text after each of a pass's hunks on its own (C).
+pub fn outcomes(pass: &dyn Pass, src: &str) -> Vec<String> {
+    pass.hunks(&parse(src), src.as_bytes(), &C)
+        .iter()
+        .map(|h| apply_all(src, h))
+        .collect()
+}
+
 pub fn apply_first_layer(src: &str, edits: &[Edit]) -> String {
     let mut space = EditSpace::new(src.as_bytes().to_vec());
     let first = layers(edits.to_vec(), src.as_bytes())

@@ -63,16 +63,10 @@ fn body<'s>(branch: Node, src: &'s [u8]) -> &'s [u8] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rewrite::c::C;
-    use crate::rewrite::tests::{apply_all, only_this_pass_shrinks, parse};
+    use crate::rewrite::tests::{self, only_this_pass_shrinks, parse};
 
     fn outcomes(src: &str) -> Vec<String> {
-        let tree = parse(src);
-        Unifdef
-            .edits(&tree, src.as_bytes(), &C)
-            .iter()
-            .map(|e| apply_all(src, std::slice::from_ref(e)))
-            .collect()
+        tests::outcomes(&Unifdef, src)
     }
 
     #[test]
