@@ -2,11 +2,18 @@
 //! of the file that is not a scope (C++ namespaces and `extern "C"` blocks are opened, their
 //! items are units; a class is one unit), each with the names it declares and the names it uses.
 //! A unit's deletion is one hunk; the containers' shells stay for the deletion passes.
+//!
+//! Error recovery leaves tokens outside every item (a namespace head with attributes, an
+//! explicit instantiation it cannot parse). Those runs that read as a whole declaration (a word
+//! first, a `;` last, brackets balanced, no item inside) are units too, declaring the names they
+//! seem to declare; the rest is the fixed shell. Before this, the shell of the 1 MB C++ case named
+//! `basic_string` and kept half the file.
 
 use std::collections::{HashMap, HashSet};
 
 use tree_sitter::{Node, Tree};
 
+use super::debris::{debris, debris_declares};
 use super::names::{body_start, declared_nodes, names_in_node};
 use super::table::RewriteTable;
 use super::{Edit, Hunk, text};
@@ -29,7 +36,7 @@ pub struct Units {
 /// nobody needs a body by name, so only the bodies the test needs stay. Bodies that a
 /// declaration cannot stand for (`constexpr`, a deduced `auto` type) stay with their heads.
 pub fn units(tree: &Tree, src: &[u8], t: &RewriteTable, split_bodies: bool) -> Units {
-    let (items, heads) = leaf_items(tree, src, t);
+    let (items, heads, open) = leaf_items(tree, src, t);
     let mut b = Builder::default();
     let unit_ids: HashSet<usize> = items.iter().map(Node::id).collect();
     for item in items {
@@ -72,16 +79,30 @@ pub fn units(tree: &Tree, src: &[u8], t: &RewriteTable, split_bodies: bool) -> U
         b.push(body_end, body_uses, Vec::new(), false);
     }
     // what stays whatever happens (namespace heads, the parts of parse errors that are no
-    // units) is one more unit, always kept and never deleted: what it names stays too
+    // units) is one more unit, always kept and never deleted: what it names stays too; but a
+    // run of debris that reads as a whole declaration (`extern template class a<char>;` that
+    // tree-sitter-cpp cannot parse) is a unit that declares nothing, so it keeps nothing alive
+    let starts: Vec<usize> = b.hunks.iter().map(|h| h[0].start as usize).collect();
     let mut shell = Vec::new();
-    let mut stack = vec![tree.root_node()];
-    while let Some(n) = stack.pop() {
-        if unit_ids.contains(&n.id()) {
-            continue;
+    for segment in debris(tree, &unit_ids, &open, &starts) {
+        let names = segment
+            .tokens
+            .iter()
+            .flat_map(|n| names_in_node(*n, src, t));
+        let used: Vec<u32> = names
+            .filter(|x| !x.is_empty())
+            .map(|x| b.intern(x))
+            .collect();
+        match segment.whole {
+            true => {
+                let (first, last) = (segment.tokens[0], segment.tokens[segment.tokens.len() - 1]);
+                let edit = Edit::delete(first.start_byte(), last.end_byte());
+                let declared = debris_declares(&segment.tokens, src, t);
+                let declared = declared.into_iter().map(|x| b.intern(x)).collect();
+                b.push(edit, used, declared, false);
+            }
+            false => shell.extend(used),
         }
-        shell.extend(names_in_node(n, src, t).into_iter().map(|x| b.intern(x)));
-        let mut cursor = n.walk();
-        stack.extend(n.children(&mut cursor));
     }
     b.push_shell(shell);
     Units {
@@ -282,9 +303,10 @@ fn operator_types<'s>(item: Node, src: &'s [u8], t: &RewriteTable) -> Vec<&'s [u
 /// The named children of every scope, opening containers (items with a scope as a child, and
 /// blocks or braced parse errors that stand where an item should), and the ids of the items
 /// just before such blocks (their heads).
-fn leaf_items<'t>(tree: &'t Tree, src: &[u8], t: &RewriteTable) -> (Vec<Node<'t>>, HashSet<usize>) {
+fn leaf_items<'t>(tree: &'t Tree, src: &[u8], t: &RewriteTable) -> LeafItems<'t> {
     let mut out = Vec::new();
     let mut heads = HashSet::new();
+    let mut open = HashSet::new();
     // (scope, broken): in a broken construct only complete items are units, the rest is its
     // shell, and the units hide inside the fragments too
     let mut scopes = vec![(tree.root_node(), false)];
@@ -293,6 +315,10 @@ fn leaf_items<'t>(tree: &'t Tree, src: &[u8], t: &RewriteTable) -> (Vec<Node<'t>
         for item in scope.named_children(&mut cursor) {
             if item.kind() == t.block {
                 heads.extend(item.prev_named_sibling().map(|h| h.id()));
+                // a broken function's body is no scope for the debris: its statements stay
+                if !broken {
+                    open.insert(item.id());
+                }
                 scopes.push((item, false));
                 continue;
             }
@@ -316,14 +342,21 @@ fn leaf_items<'t>(tree: &'t Tree, src: &[u8], t: &RewriteTable) -> (Vec<Node<'t>
                 .named_children(&mut inner)
                 .find(|c| t.scopes.contains(&c.kind()));
             match body {
-                Some(body) => scopes.push((body, false)),
+                Some(body) => {
+                    open.insert(body.id());
+                    scopes.push((body, false))
+                }
                 None => out.push(item),
             }
         }
     }
     out.sort_by_key(|n| n.start_byte());
-    (out, heads)
+    (out, heads, open)
 }
+
+/// The leaf items in source order, the ids of the heads among them, the ids of the scopes whose
+/// brackets are no debris (see [`leaf_items`]).
+type LeafItems<'t> = (Vec<Node<'t>>, HashSet<usize>, HashSet<usize>);
 
 /// Whether the node's first token is a statement keyword (`while (false);` that error recovery
 /// read as a declaration): debris, never an item.
@@ -543,5 +576,22 @@ mod tests {
             "{}",
             tree.root_node().to_sexp()
         );
+    }
+
+    #[test]
+    fn whole_declarations_in_parse_errors_are_units_that_keep_nothing() {
+        // tree-sitter-cpp cannot parse explicit instantiations after this class: they end up in
+        // a parse error, each a whole run of debris, deletable, and `allocator` can go
+        let src = "namespace std __attribute__ ((__visibility__ (\"default\")))\n{\n  template<typename _Tp>\n    class allocator<const volatile _Tp>\n    {\n    public:\n      typedef _Tp value_type;\n    };\n  extern template class allocator<char>;\n  extern template class allocator<wchar_t>;\n}\nint bug;\n";
+        let tree = parse_cpp(src);
+        assert!(
+            tree.root_node().has_error(),
+            "{}",
+            tree.root_node().to_sexp()
+        );
+        let out = keep(src, &CPP, &tree, "int bug");
+        assert!(!out.contains("allocator"), "{out}");
+        assert!(out.contains("namespace std __attribute__"), "{out}");
+        assert!(out.contains("int bug;"), "{out}");
     }
 }

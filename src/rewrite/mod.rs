@@ -12,6 +12,7 @@
 pub mod c;
 pub mod closure;
 pub mod cpp;
+pub mod debris;
 pub mod fields;
 pub mod flatten;
 pub mod layout;
