@@ -3,12 +3,14 @@
 //! pass, deletion again after any pass that changed something, until a whole cycle changes
 //! nothing. Each pass is measured (tests, successes, bytes and tokens removed, time).
 
+use std::collections::HashSet;
 use std::rc::Rc;
 use std::time::Instant;
 
 use anyhow::Result;
 use serde::Serialize;
 use tree_sitter::Parser;
+use xxhash_rust::xxh3::xxh3_64;
 
 use crate::reduce::closure::KeepClosure;
 use crate::reduce::ddmin::Sweep;
@@ -24,14 +26,15 @@ use crate::rewrite::merge::MergeNames;
 use crate::rewrite::names::{Declarations, Unreferenced};
 use crate::rewrite::oracle::EditOracle;
 use crate::rewrite::pairs::BalancedPairs;
-use crate::rewrite::params::RemoveParameter;
+use crate::rewrite::params::{ParamToGlobal, RemoveParameter};
+use crate::rewrite::pointers::PointerLevel;
 use crate::rewrite::rename::Rename;
 use crate::rewrite::smallest::Smallest;
 use crate::rewrite::subsets::WindowSubsets;
 use crate::rewrite::table::{self, RewriteTable};
 use crate::rewrite::unifdef::Unifdef;
 use crate::rewrite::windows::{MAX_WINDOW, TokenWindows};
-use crate::rewrite::{EditSpace, Pass, layers_of_hunks};
+use crate::rewrite::{ENABLING_SLACK, EditSpace, Pass, layers_of_hunks};
 use crate::tester::{self, Tester, TreeOracle};
 use crate::tree::front::{Front, TreeBuilder};
 use crate::tree::ts::{self, Reparse};
@@ -116,6 +119,8 @@ pub struct Driver<'a> {
     rewriter: Option<(Parser, &'static RewriteTable)>,
     pub rounds: u32,
     pub passes: Vec<PassStats>,
+    /// Texts on which an enabling pass was undone (by hash): it is not tried there again.
+    undone: HashSet<u64>,
 }
 
 /// The rewrite passes in the order they run: bulk and cheap first; among the token windows the
@@ -125,9 +130,11 @@ fn rewrite_table() -> Vec<Box<dyn Pass>> {
     vec![
         Box::new(Unreferenced),
         Box::new(Declarations),
+        Box::new(ParamToGlobal),
         Box::new(Smallest),
         Box::new(MergeNames),
         Box::new(RemoveParameter),
+        Box::new(PointerLevel),
         Box::new(RemoveField),
         Box::new(FlattenStruct),
         Box::new(Unifdef),
@@ -167,6 +174,7 @@ impl<'a> Driver<'a> {
             rewriter,
             rounds: 0,
             passes: Vec::new(),
+            undone: HashSet::new(),
         })
     }
 
@@ -235,22 +243,42 @@ impl<'a> Driver<'a> {
     }
 
     /// Each pass of `passes` in turn, deletion after any that changed the best (with
-    /// `first_change`: stop there); returns whether something changed (false once stopped).
+    /// `first_change`: stop there); returns whether the best got smaller (false once stopped).
+    /// An enabling pass that changed the text is undone at the end of the cycle unless the
+    /// text is then smaller than before it, and is not tried again on that same text.
     fn cycle(&mut self, passes: &[Box<dyn Pass>], first_change: bool) -> Result<bool> {
-        let mut progress = false;
+        let start = self.tester.best.len();
+        let mut enabled: Option<Vec<u8>> = None;
         for pass in passes {
             if self.tester.stopped() {
-                return Ok(false);
+                break;
+            }
+            if pass.enabling() {
+                let before = self.tester.best.clone();
+                if enabled.is_some() || self.undone.contains(&xxh3_64(&before)) {
+                    continue;
+                }
+                self.measured(pass.as_ref(), false)?;
+                if self.tester.best != before {
+                    self.measured_deletion()?;
+                    enabled = Some(before);
+                }
+                continue;
             }
             if self.measured(pass.as_ref(), false)? {
-                progress = true;
                 self.measured_deletion()?;
                 if first_change {
                     break;
                 }
             }
         }
-        Ok(progress && !self.tester.stopped())
+        if let Some(before) = enabled
+            && self.tester.best.len() >= before.len()
+        {
+            self.undone.insert(xxh3_64(&before));
+            self.tester.replace_best(&before);
+        }
+        Ok(self.tester.best.len() < start && !self.tester.stopped())
     }
 
     /// Runs `step` and adds its figures to the pass named `name`; returns whether it changed
@@ -338,7 +366,9 @@ impl<'a> Driver<'a> {
                 true => Some(self.filter.as_mut()),
                 false => None,
             };
-            let mut oracle = EditOracle::new(pass.name(), &space, self.tester, prefilter, errors);
+            let slack = if pass.enabling() { ENABLING_SLACK } else { 0 };
+            let mut oracle = EditOracle::new(pass.name(), &space, self.tester, prefilter, errors)
+                .with_slack(slack);
             config = reduce(space.all_units(), &mut oracle, &mut policy);
             if policy.gave_up() || self.tester.stopped() {
                 break;

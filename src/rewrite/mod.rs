@@ -21,6 +21,7 @@ pub mod names;
 pub mod oracle;
 pub mod pairs;
 pub mod params;
+pub mod pointers;
 pub mod rename;
 pub mod smallest;
 pub mod subsets;
@@ -57,7 +58,18 @@ pub trait Pass {
     fn prefilter(&self) -> bool {
         true
     }
+
+    /// An enabling pass may grow the text a little (by up to [`ENABLING_SLACK`] bytes a
+    /// candidate) to open the way for other passes; the driver takes it back unless the rest of
+    /// its cycle leaves the text smaller than before it.
+    fn enabling(&self) -> bool {
+        false
+    }
 }
+
+/// How many bytes one candidate of an enabling pass may add (a global declaration for a
+/// parameter, say).
+pub const ENABLING_SLACK: usize = 64;
 
 /// The source text of a node.
 pub fn text<'s>(node: tree_sitter::Node, src: &'s [u8]) -> &'s [u8] {

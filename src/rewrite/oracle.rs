@@ -24,6 +24,8 @@ pub struct EditOracle<'a> {
     /// baseline of the candidates that assume its commit.
     seen: HashMap<Ticket, (usize, Option<usize>)>,
     buf: Vec<u8>,
+    /// How many bytes a candidate may grow the text by (an enabling pass; 0 otherwise).
+    slack: usize,
 }
 
 impl<'a> EditOracle<'a> {
@@ -42,7 +44,15 @@ impl<'a> EditOracle<'a> {
             best_errors,
             seen: HashMap::new(),
             buf: Vec::new(),
+            slack: 0,
         }
+    }
+
+    /// Lets candidates grow the text by up to `slack` bytes (an enabling pass: the driver undoes
+    /// it unless what follows more than pays it back).
+    pub fn with_slack(mut self, slack: usize) -> Self {
+        self.slack = slack;
+        self
     }
 
     fn parse_errors(&mut self) -> Option<usize> {
@@ -50,7 +60,8 @@ impl<'a> EditOracle<'a> {
     }
 
     /// Renders into `buf`; a known "no" when the candidate cannot become the best: the best
-    /// only ever gets strictly smaller (so a rewrite never grows the result), and a candidate
+    /// only ever gets strictly smaller (so a rewrite never grows the result; an enabling pass's
+    /// slack aside, which the driver takes back when it does not pay), and a candidate
     /// that parses worse than it is skipped like the tree oracle's (counted as pruned).
     fn prepare(
         &mut self,
@@ -62,7 +73,7 @@ impl<'a> EditOracle<'a> {
         let (size, errors) = parent
             .and_then(|p| self.seen.get(&p).copied())
             .unwrap_or((self.tester.best.len(), Some(self.best_errors)));
-        if self.buf.len() >= size {
+        if self.buf.len() >= size + self.slack {
             self.seen.insert(ticket, (self.buf.len(), None));
             return Some(Verdict::NotInteresting);
         }
@@ -95,7 +106,10 @@ impl Oracle for EditOracle<'_> {
         if let Some(e) = errors {
             self.best_errors = e;
         }
-        self.tester.accept(&self.buf);
+        match self.slack {
+            0 => self.tester.accept(&self.buf),
+            _ => self.tester.accept_any(&self.buf),
+        }
     }
 
     fn stop_requested(&self) -> bool {

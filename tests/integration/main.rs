@@ -11,6 +11,7 @@ mod multi;
 mod pipes;
 mod props;
 mod resume;
+mod rewrites;
 mod safety;
 mod speed;
 mod util;
