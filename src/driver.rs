@@ -22,6 +22,7 @@ use crate::rewrite::closure;
 use crate::rewrite::fields::RemoveField;
 use crate::rewrite::flatten::FlattenStruct;
 use crate::rewrite::layout::layout;
+use crate::rewrite::locals::LocalToGlobal;
 use crate::rewrite::merge::MergeNames;
 use crate::rewrite::names::{Declarations, Unreferenced};
 use crate::rewrite::oracle::EditOracle;
@@ -29,6 +30,7 @@ use crate::rewrite::pairs::BalancedPairs;
 use crate::rewrite::params::{ParamToGlobal, RemoveParameter};
 use crate::rewrite::pointers::PointerLevel;
 use crate::rewrite::rename::Rename;
+use crate::rewrite::shapes::Shapes;
 use crate::rewrite::smallest::Smallest;
 use crate::rewrite::subsets::WindowSubsets;
 use crate::rewrite::table::{self, RewriteTable};
@@ -132,6 +134,7 @@ fn rewrite_table() -> Vec<Box<dyn Pass>> {
         Box::new(Declarations),
         Box::new(ParamToGlobal),
         Box::new(Smallest),
+        Box::new(Shapes),
         Box::new(MergeNames),
         Box::new(RemoveParameter),
         Box::new(PointerLevel),
@@ -153,6 +156,7 @@ fn late_table() -> Vec<Box<dyn Pass>> {
         .map(|n| Box::new(TokenWindows(n)) as Box<dyn Pass>)
         .collect();
     late.push(Box::new(WindowSubsets));
+    late.push(Box::new(LocalToGlobal));
     late
 }
 

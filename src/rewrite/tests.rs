@@ -290,8 +290,9 @@ proptest! {
             s == original || xxhash_rust::xxh3::xxh3_64_with_seed(s.as_bytes(), salt).is_multiple_of(3)
         };
         let monotone = |s: &str| s.contains("crash");
-        let passes: [&dyn Pass; 14] = [
+        let passes: [&dyn Pass; 15] = [
             &params::RemoveParameter,
+            &shapes::Shapes,
             &pointers::PointerLevel,
             &fields::RemoveField,
             &flatten::FlattenStruct,
