@@ -18,7 +18,6 @@ use crate::reduce::giveup::GiveUp;
 use crate::reduce::hdd::Hdd;
 use crate::reduce::perses::{Perses, PersesOptions};
 use crate::reduce::{Only, Unit, Verdict, reduce};
-use crate::rewrite::closure;
 use crate::rewrite::fields::RemoveField;
 use crate::rewrite::flatten::FlattenStruct;
 use crate::rewrite::layout::layout;
@@ -37,6 +36,7 @@ use crate::rewrite::table::{self, RewriteTable};
 use crate::rewrite::unifdef::Unifdef;
 use crate::rewrite::windows::{MAX_WINDOW, TokenWindows};
 use crate::rewrite::{ENABLING_SLACK, EditSpace, Pass, layers_of_hunks};
+use crate::rewrite::{closure, sigils};
 use crate::tester::{self, Tester, TreeOracle};
 use crate::tree::front::{Front, TreeBuilder};
 use crate::tree::ts::{self, Reparse};
@@ -216,9 +216,13 @@ impl<'a> Driver<'a> {
         } else {
             (Vec::new(), Vec::new())
         };
-        if !table.is_empty() && self.tester.best.len() > CLOSURE_MIN_BYTES {
-            self.measure("keep-closure", |d| d.closure(false))?;
-            self.measure("keep-closure-bodies", |d| d.closure(true))?;
+        if self.tester.best.len() > CLOSURE_MIN_BYTES {
+            if !table.is_empty() {
+                self.measure("keep-closure", |d| d.closure(false))?;
+                self.measure("keep-closure-bodies", |d| d.closure(true))?;
+            } else if self.schedule.rewrites && matches!(self.front, Front::Text) {
+                self.measure("keep-closure", Self::text_closure)?;
+            }
         }
         if let [first, second, ..] = &table[..] {
             // C-Reduce's opening: bulk deletions by name before any list sweep, again while a
@@ -392,11 +396,27 @@ impl<'a> Driver<'a> {
         let errors = ts::count_errors(&tree).0;
         let units = closure::units(&tree, &src, t, split_bodies);
         drop(tree);
+        self.keep_closure(src, units, errors);
+        Ok(())
+    }
+
+    /// The closure pass on text whose names carry sigils (LLVM IR): see [`sigils`].
+    fn text_closure(&mut self) -> Result<()> {
+        let src = self.tester.best.clone();
+        if let Some(units) = sigils::units(&src) {
+            let errors = self.filter.errors(&src).unwrap_or(0);
+            self.keep_closure(src, units, errors);
+        }
+        Ok(())
+    }
+
+    /// Runs [`KeepClosure`] over `units` of `src` (the best, with `errors` parse errors).
+    fn keep_closure(&mut self, src: Vec<u8>, units: closure::Units, errors: usize) {
         let mut space = EditSpace::new(src.clone());
         let n = units.hunks.len();
         space.next_layer(&[], units.hunks);
         if space.hunks.len() != n || n < 2 {
-            return Ok(());
+            return;
         }
         let mut policy =
             KeepClosure::new(Rc::new(units.deps), CLOSURE_MAX_ROOTS).with_roots(units.fixed);
@@ -407,7 +427,6 @@ impl<'a> Driver<'a> {
             };
         let mut oracle = EditOracle::new("keep-closure", &space, self.tester, prefilter, errors);
         reduce(space.all_units(), &mut oracle, &mut policy);
-        Ok(())
     }
 
     /// Deletion in rounds: parse the best text, reduce to the policy's end, repeat until a

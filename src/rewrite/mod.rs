@@ -25,6 +25,7 @@ pub mod params;
 pub mod pointers;
 pub mod rename;
 pub mod shapes;
+pub mod sigils;
 pub mod smallest;
 pub mod subsets;
 pub mod table;

@@ -1,0 +1,208 @@
+//! Units and names of the keep-closure pass for text no grammar covers, when its names carry
+//! sigils (LLVM IR's `@f`, `%struct.T`, `#0`, `!12`): the items are the runs of lines that start
+//! at bracket depth 0 and end when the depth is back to 0 (a `define ... { ... }` is one item).
+//! An item declares the first sigil name of its first line (`@f` in `define i32 @f(ptr %p) #0 {`,
+//! `%struct.T` in `%struct.T = type {..}`, `#0` in `attributes #0 = {..}`) and uses every other
+//! sigil name in it. Names nobody declares (a function's `%0`) link nothing. Blank lines stay,
+//! and so do the items that declare nothing (`target datalayout = ".."`): they stay fixed.
+
+use std::collections::HashMap;
+
+use super::Edit;
+use super::closure::Units;
+use crate::reduce::closure::Deps;
+
+/// Sigils that start a name.
+const SIGILS: &[u8] = b"@%!#$";
+/// Fewer items declaring a name than this: the text has no sigil names to speak of.
+const MIN_DECLARING_ITEMS: usize = 3;
+
+/// The units of `src`, or `None` when too few items declare a sigil name.
+pub fn units(src: &[u8]) -> Option<Units> {
+    let mut ids: HashMap<&[u8], u32> = HashMap::new();
+    let (mut hunks, mut uses, mut declares) = (Vec::new(), Vec::new(), Vec::new());
+    let mut fixed = Vec::new();
+    let mut declaring = 0;
+    for (start, end) in items(src) {
+        let first_line_end = src[start..end]
+            .iter()
+            .position(|&c| c == b'\n')
+            .map_or(end, |i| start + i);
+        let names = names_in(src, start, end);
+        let declared = names.iter().position(|&(at, _)| at < first_line_end);
+        let mut used = Vec::new();
+        let mut decl = Vec::new();
+        for (i, &(_, name)) in names.iter().enumerate() {
+            match Some(i) == declared {
+                true => decl.push(intern(&mut ids, name)),
+                false => used.push(intern(&mut ids, name)),
+            }
+        }
+        used.sort_unstable();
+        used.dedup();
+        declaring += usize::from(!decl.is_empty());
+        // an item that declares nothing (`target datalayout = ".."`) may set up the whole
+        // file: it stays (a comment line does not)
+        if decl.is_empty() && src[start] != b';' {
+            fixed.push(hunks.len() as u32);
+        }
+        hunks.push(vec![Edit::delete(start, end)]);
+        uses.push(used);
+        declares.push(decl);
+    }
+    if declaring < MIN_DECLARING_ITEMS {
+        return None;
+    }
+    Some(Units {
+        deps: Deps::new(&uses, &declares, ids.len()),
+        hunks,
+        fixed,
+    })
+}
+
+fn intern<'s>(ids: &mut HashMap<&'s [u8], u32>, name: &'s [u8]) -> u32 {
+    let next = ids.len() as u32;
+    *ids.entry(name).or_insert(next)
+}
+
+/// The byte ranges of the items: a line that starts at bracket depth 0 with a non-blank
+/// character opens one; it ends with the first line end where the depth is back to 0.
+fn items(src: &[u8]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut depth = 0i64;
+    let mut start: Option<usize> = None;
+    let mut line_start = 0;
+    let mut in_string = false;
+    for (i, &c) in src.iter().enumerate() {
+        if start.is_none() && depth == 0 && i == line_start && !c.is_ascii_whitespace() {
+            start = Some(i);
+        }
+        match c {
+            b'"' => in_string = !in_string,
+            b'(' | b'[' | b'{' if !in_string => depth += 1,
+            b')' | b']' | b'}' if !in_string => depth = (depth - 1).max(0),
+            b'\n' => {
+                in_string = false;
+                line_start = i + 1;
+                if depth == 0
+                    && let Some(s) = start.take()
+                {
+                    out.push((s, i + 1));
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push((s, src.len()));
+    }
+    out
+}
+
+/// The sigil names in `src[start..end]` with their offsets: a sigil then name characters (or a
+/// quoted name, `@"a b"`), outside strings and `;` comments.
+fn names_in(src: &[u8], start: usize, end: usize) -> Vec<(usize, &[u8])> {
+    let word = |c: u8| c.is_ascii_alphanumeric() || b"-$._".contains(&c);
+    let mut out = Vec::new();
+    let mut i = start;
+    let mut in_string = false;
+    while i < end {
+        let c = src[i];
+        if c == b'\n' {
+            in_string = false;
+        } else if c == b'"' {
+            in_string = !in_string;
+        } else if c == b';' && !in_string {
+            // a comment to the end of the line
+            while i < end && src[i] != b'\n' {
+                i += 1;
+            }
+            continue;
+        } else if !in_string
+            && SIGILS.contains(&c)
+            && (i == start || !word(src[i - 1]))
+            && i + 1 < end
+        {
+            let mut j = i + 1;
+            if src[j] == b'"' {
+                j += 1;
+                while j < end && src[j] != b'"' && src[j] != b'\n' {
+                    j += 1;
+                }
+                j = (j + 1).min(end);
+            } else {
+                while j < end && word(src[j]) {
+                    j += 1;
+                }
+            }
+            if j > i + 1 {
+                out.push((i, &src[i..j]));
+                i = j;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reduce::closure::KeepClosure;
+    use crate::reduce::{FnOracle, reduce};
+    use crate::rewrite::EditSpace;
+    use std::rc::Rc;
+
+    const IR: &str = "; ModuleID = 'x'\ntarget triple = \"x86_64\"\n%struct.S = type { i32, ptr }\n\n@.str = private constant [3 x i8] c\"hi\\00\"\n@unused = global i32 0\n\ndeclare i32 @puts(ptr)\n\ndefine i32 @helper(ptr %s) #0 {\nentry:\n  %0 = load i32, ptr %s ; uses %struct.S? no\n  ret i32 %0\n}\n\ndefine i32 @main() #0 {\n  %x = alloca %struct.S\n  %r = call i32 @helper(ptr %x)\n  %p = call i32 @puts(ptr @.str)\n  ret i32 %r\n}\n\nattributes #0 = { noinline }\n";
+
+    fn keep(src: &str, needle: &str) -> String {
+        let u = units(src.as_bytes()).expect("sigil names");
+        let mut space = EditSpace::new(src.as_bytes().to_vec());
+        space.next_layer(&[], u.hunks);
+        let mut policy = KeepClosure::new(Rc::new(u.deps), 8).with_roots(u.fixed);
+        let mut oracle = FnOracle(|c: &[crate::reduce::Unit]| {
+            String::from_utf8_lossy(&space.render(c)).contains(needle)
+        });
+        let config = reduce(space.all_units(), &mut oracle, &mut policy);
+        String::from_utf8(space.render(&config)).unwrap()
+    }
+
+    #[test]
+    fn a_function_keeps_what_it_names_and_nothing_else() {
+        let out = keep(IR, "call i32 @helper");
+        for kept in [
+            "%struct.S = type",
+            "@.str",
+            "declare i32 @puts",
+            "define i32 @helper",
+        ] {
+            assert!(out.contains(kept), "{kept} in {out}");
+        }
+        assert!(out.contains("attributes #0"), "{out}");
+        assert!(
+            !out.contains("@unused") && !out.contains("ModuleID"),
+            "{out}"
+        );
+        assert!(out.contains("target triple"), "{out}");
+    }
+
+    #[test]
+    fn a_leaf_function_needs_only_its_attributes() {
+        let out = keep(IR, "define i32 @helper");
+        assert!(!out.contains("@main") && !out.contains("@puts"), "{out}");
+        assert!(out.contains("attributes #0"), "{out}");
+    }
+
+    #[test]
+    fn text_without_sigil_names_has_no_units() {
+        assert!(units(b"(assert (> x 0))\n(check-sat)\n").is_none());
+    }
+
+    #[test]
+    fn items_span_brackets_across_lines() {
+        let src = b"a = { 1,\n  2 }\n\n  b\nc\n";
+        let got: Vec<&[u8]> = items(src).iter().map(|&(s, e)| &src[s..e]).collect();
+        assert_eq!(got, [&b"a = { 1,\n  2 }\n"[..], b"c\n"]);
+    }
+}
