@@ -24,20 +24,25 @@ pub fn layout(tree: &Tree, src: &[u8], t: &RewriteTable) -> Option<Vec<u8>> {
     let mut newline = false;
     for (i, &n) in leaves.iter().enumerate() {
         let tok = text(n, src);
-        let closes = tok == b"}" && opens_block(n, t);
+        let short = matches!(tok, b"{" | b"}") && short_body(n, src, t);
+        let closes = tok == b"}" && opens_block(n, t) && !short;
         depth -= usize::from(closes && depth > 0);
         if i > 0 {
             if newline || closes {
                 trim_blanks(&mut out);
                 out.push(b'\n');
                 out.extend(std::iter::repeat_n(b' ', 4 * depth));
-            } else if spaced(leaves[i - 1], n, src, t) || would_glue(&out, tok, b"") {
+            } else if spaced(leaves[i - 1], n, src, t)
+                || would_glue(&out, tok, b"")
+                || (tok == b"}" && short)
+                || (text(leaves[i - 1], src) == b"{" && short_body(leaves[i - 1], src, t))
+            {
                 out.push(b' ');
             }
         }
         out.extend_from_slice(tok);
         let next = leaves.get(i + 1).copied();
-        depth += usize::from(tok == b"{" && opens_block(n, t));
+        depth += usize::from(tok == b"{" && opens_block(n, t) && !short);
         newline = ends_line(n, next, src, t);
     }
     trim_blanks(&mut out);
@@ -79,8 +84,9 @@ fn ends_line(n: Node, next: Option<Node>, src: &[u8], t: &RewriteTable) -> bool 
     }
     let parent = n.parent().map(|p| p.kind());
     match tok {
+        b";" if next_tok == b"}" && short_body(next, src, t) => false,
         b";" => parent != Some("for_statement"),
-        b"{" => opens_block(n, t),
+        b"{" => opens_block(n, t) && !short_body(n, src, t),
         // a function body's `}` always ends its line; another `}` is followed on its line by
         // what completes its statement (`} S;`, `} else`, `},`)
         b"}" if closes_function(n, t) => true,
@@ -88,6 +94,32 @@ fn ends_line(n: Node, next: Option<Node>, src: &[u8], t: &RewriteTable) -> bool 
         _ => false,
     }
 }
+
+/// Whether `brace` is a brace of a function body that holds one short statement without a
+/// block: `int f() { return 0; }` stays on one line, as clang-format's LLVM style has it.
+fn short_body(brace: Node, src: &[u8], t: &RewriteTable) -> bool {
+    let Some(body) = brace.parent() else {
+        return false;
+    };
+    // a function's body, or a block at file level (gnu89's `main() {..}`, misparsed)
+    let function_body = body.kind() == t.block
+        && body
+            .parent()
+            .is_some_and(|f| f.kind() == t.function_definition || f.parent().is_none());
+    if !function_body || body.named_child_count() != 1 {
+        return false;
+    }
+    let statement = body.named_child(0).expect("one named child");
+    let s = text(statement, src);
+    statement.kind() != t.comment
+        && preproc_of(statement, t).is_none()
+        && !statement.kind().starts_with(t.preprocessor_prefix)
+        && s.len() <= SHORT_STATEMENT
+        && !s.iter().any(|&c| matches!(c, b'{' | b'\n'))
+}
+
+/// The longest statement a function body keeps on its head's line.
+const SHORT_STATEMENT: usize = 40;
 
 fn closes_function(brace: Node, t: &RewriteTable) -> bool {
     brace
@@ -187,8 +219,8 @@ mod tests {
     #[test]
     fn a_function_gets_one_statement_per_line() {
         assert_eq!(
-            laid_out("int main()\n{ crash();}"),
-            "int main() {\n    crash();\n}\n"
+            laid_out("int main()\n{ crash(); crash();}"),
+            "int main() {\n    crash();\n    crash();\n}\n"
         );
         assert_eq!(
             laid_out("int f(int a,int b){if(a<b){return a+b;}else return -a;}"),
@@ -239,15 +271,31 @@ mod tests {
     fn a_function_after_a_function_starts_a_new_line() {
         assert_eq!(
             laid_out("int *g(void) { return 0; } void f() { *g() = 0; }"),
-            "int *g(void) {\n    return 0;\n}\nvoid f() {\n    *g() = 0;\n}\n"
+            "int *g(void) { return 0; }\nvoid f() { *g() = 0; }\n"
+        );
+    }
+
+    #[test]
+    fn only_a_short_single_statement_body_stays_on_the_head_line() {
+        assert_eq!(
+            laid_out("int main()\n{ crash();}"),
+            "int main() { crash(); }\n"
+        );
+        assert_eq!(laid_out("int main()\n{ }"), "int main() {\n}\n");
+        let long = "int f() { return aaaaaaaaaa + bbbbbbbbbb + cccccccccc + dddddddddd; }";
+        assert!(laid_out(long).contains("{\n    return"));
+        assert_eq!(
+            laid_out("int f(int a) { if (a) { g(); } }"),
+            "int f(int a) {\n    if (a) {\n        g();\n    }\n}\n"
         );
     }
 
     #[test]
     fn an_implicit_int_function_is_laid_out_despite_its_error_region() {
+        assert_eq!(laid_out("main()\n{ crash();}"), "main() { crash(); }\n");
         assert_eq!(
-            laid_out("main()\n{ crash();}"),
-            "main() {\n    crash();\n}\n"
+            laid_out("main()\n{ crash(); crash(); }"),
+            "main() {\n    crash();\n    crash();\n}\n"
         );
     }
 }

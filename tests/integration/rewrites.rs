@@ -38,7 +38,7 @@ fn an_enabling_rewrite_that_does_not_pay_is_undone() {
     env.run(args).expect_code(0);
     let out = String::from_utf8(env.read("out.c")).unwrap();
     // the global form (`int *p;` and `int f()`) passed the test but is 2 bytes larger
-    assert_eq!(out, "int f(int *p) {\n    return *p;\n}\n");
+    assert_eq!(out, "int f(int *p) { return *p; }\n");
     let stats: serde_json::Value = serde_json::from_slice(&env.read("st.json")).unwrap();
     assert!(
         pass(&stats, "param-to-global")["successes"].as_u64() >= Some(1),
