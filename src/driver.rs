@@ -20,6 +20,7 @@ use crate::reduce::perses::{Perses, PersesOptions};
 use crate::reduce::{Only, Unit, Verdict, reduce};
 use crate::rewrite::fields::RemoveField;
 use crate::rewrite::flatten::FlattenStruct;
+use crate::rewrite::inline::InlineReturn;
 use crate::rewrite::layout::layout;
 use crate::rewrite::locals::LocalToGlobal;
 use crate::rewrite::merge::MergeNames;
@@ -135,6 +136,7 @@ fn rewrite_table() -> Vec<Box<dyn Pass>> {
         Box::new(ParamToGlobal),
         Box::new(Smallest),
         Box::new(Shapes),
+        Box::new(InlineReturn),
         Box::new(MergeNames),
         Box::new(RemoveParameter),
         Box::new(PointerLevel),

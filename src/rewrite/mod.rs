@@ -15,6 +15,7 @@ pub mod cpp;
 pub mod debris;
 pub mod fields;
 pub mod flatten;
+pub mod inline;
 pub mod layout;
 pub mod locals;
 pub mod merge;

@@ -290,8 +290,9 @@ proptest! {
             s == original || xxhash_rust::xxh3::xxh3_64_with_seed(s.as_bytes(), salt).is_multiple_of(3)
         };
         let monotone = |s: &str| s.contains("crash");
-        let passes: [&dyn Pass; 15] = [
+        let passes: [&dyn Pass; 16] = [
             &params::RemoveParameter,
+            &inline::InlineReturn,
             &shapes::Shapes,
             &pointers::PointerLevel,
             &fields::RemoveField,
