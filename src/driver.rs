@@ -286,7 +286,11 @@ impl<'a> Driver<'a> {
             && self.tester.best.len() >= before.len()
         {
             self.undone.insert(xxh3_64(&before));
-            self.tester.replace_best(&before);
+            // its own row of the pass table, so the rows still add up
+            self.measure("undo-enabling", |d| {
+                d.tester.replace_best(&before);
+                Ok(())
+            })?;
         }
         Ok(self.tester.best.len() < start && !self.tester.stopped())
     }
@@ -298,8 +302,13 @@ impl<'a> Driver<'a> {
         let (tests, hits) = (self.tester.stats.tests, self.tester.stats.interesting);
         let start = Instant::now();
         step(self)?;
-        let changed = self.tester.best.len() < bytes || name == "layout";
-        let tokens_after = if changed { self.tokens() } else { tokens };
+        let changed = self.tester.best.len() < bytes || matches!(name, "layout" | "undo-enabling");
+        let resized = self.tester.best.len() != bytes;
+        let tokens_after = if changed || resized {
+            self.tokens()
+        } else {
+            tokens
+        };
         let stats = match self.passes.iter_mut().position(|p| p.name == name) {
             Some(i) => &mut self.passes[i],
             None => {
