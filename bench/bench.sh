@@ -73,6 +73,8 @@ run_one() { # tool casedir
   (
     cd "$w/red" || exit 1
     export TMPDIR="$w/tmp"
+    # a private verdict cache per run: no run reuses another's verdicts
+    export XDG_CACHE_HOME="$w/cache"
     case $tool in
       reduce) timeout -k 10 "$cap" "$reduce_bin" -q --algo perses --stats-json "$w/stats.json" --test "$w/test.sh" "$input" ;;
       reduce-j1) timeout -k 10 "$cap" "$reduce_bin" -q -j1 --algo perses --stats-json "$w/stats.json" --test "$w/test.sh" "$input" ;;
