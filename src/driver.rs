@@ -426,7 +426,13 @@ impl<'a> Driver<'a> {
                 }
             };
             let shrunk = oracle.shrunk();
-            if self.tester.stopped() || (result.len() == parsed.tokens.len() && !shrunk) {
+            // a round whose deletions render the same text (an emptied Python block renders
+            // `pass` again) would repeat forever on the same parse
+            let unchanged = self.tester.best == text;
+            if self.tester.stopped()
+                || unchanged
+                || (result.len() == parsed.tokens.len() && !shrunk)
+            {
                 return Ok(());
             }
         }
