@@ -20,6 +20,8 @@ use crate::reduce::perses::{Perses, PersesOptions};
 use crate::reduce::{Only, Unit, Verdict, reduce};
 use crate::rewrite::fields::RemoveField;
 use crate::rewrite::flatten::FlattenStruct;
+use crate::rewrite::hoist::Hoist;
+use crate::rewrite::indent::reindent;
 use crate::rewrite::inline::InlineReturn;
 use crate::rewrite::layout::layout;
 use crate::rewrite::locals::LocalToGlobal;
@@ -33,7 +35,7 @@ use crate::rewrite::rename::Rename;
 use crate::rewrite::shapes::Shapes;
 use crate::rewrite::smallest::Smallest;
 use crate::rewrite::subsets::WindowSubsets;
-use crate::rewrite::table::{self, RewriteTable};
+use crate::rewrite::table::{self, Layout, RewriteTable};
 use crate::rewrite::unifdef::Unifdef;
 use crate::rewrite::windows::{MAX_WINDOW, TokenWindows};
 use crate::rewrite::{ENABLING_SLACK, EditSpace, Pass, layers_of_hunks};
@@ -137,6 +139,7 @@ fn rewrite_table() -> Vec<Box<dyn Pass>> {
         Box::new(Smallest),
         Box::new(Shapes),
         Box::new(InlineReturn),
+        Box::new(Hoist),
         Box::new(MergeNames),
         Box::new(RemoveParameter),
         Box::new(PointerLevel),
@@ -191,20 +194,30 @@ impl<'a> Driver<'a> {
         if self.schedule.rename && self.rewriter.is_some() && !self.tester.stopped() {
             self.measured(&Rename, false)?;
         }
-        if self.schedule.format && self.rewriter.is_some() && !self.tester.stopped() {
+        let lays_out = self
+            .rewriter
+            .as_ref()
+            .is_some_and(|r| r.1.layout != Layout::Keep);
+        if self.schedule.format && lays_out && !self.tester.stopped() {
             self.measure("layout", Self::layout)?;
         }
         Ok(())
     }
 
-    /// The final file laid out canonically, tested once more, kept only if still interesting.
+    /// The final file laid out canonically (brace languages) or re-indented (Python), tested
+    /// once more, kept only if still interesting.
     fn layout(&mut self) -> Result<()> {
         let best = self.tester.best.clone();
         let Some((parser, t)) = self.rewriter.as_mut() else {
             return Ok(());
         };
         let tree = ts::parse_tree(parser, &best)?;
-        if let Some(laid_out) = layout(&tree, &best, t).filter(|l| *l != best)
+        let laid_out = match t.layout {
+            Layout::Braces => layout(&tree, &best, t),
+            Layout::Indent => reindent(&tree, &best, t),
+            Layout::Keep => None,
+        };
+        if let Some(laid_out) = laid_out.filter(|l| *l != best)
             && self.tester.verdict(&laid_out) == Verdict::Interesting
         {
             self.tester.replace_best(&laid_out);
@@ -379,8 +392,9 @@ impl<'a> Driver<'a> {
                 (false, false) => Sweep::new(),
             };
             let mut policy = GiveUp::new(minimizer, limit);
-            let wanted =
-                self.schedule.prefilter && pass.prefilter() && src.len() <= PREFILTER_MAX_BYTES;
+            let wanted = self.schedule.prefilter
+                && (pass.prefilter() || t.faithful_grammar)
+                && src.len() <= PREFILTER_MAX_BYTES;
             let prefilter: Option<&mut dyn Reparse> = match wanted {
                 true => Some(self.filter.as_mut()),
                 false => None,
@@ -476,7 +490,13 @@ impl<'a> Driver<'a> {
                 }
             };
             let shrunk = oracle.shrunk();
-            if self.tester.stopped() || (result.len() == parsed.tokens.len() && !shrunk) {
+            // a round whose deletions render the same text (an emptied Python block renders
+            // `pass` again) would repeat forever on the same parse
+            let unchanged = self.tester.best == text;
+            if self.tester.stopped()
+                || unchanged
+                || (result.len() == parsed.tokens.len() && !shrunk)
+            {
                 return Ok(());
             }
         }

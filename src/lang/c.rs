@@ -1,6 +1,6 @@
 //! C (tree-sitter-c). Also `.i` (preprocessed C) and `.h`.
 
-use super::{Kind, LangSpec, Overrides, RenderRules, Smallest};
+use super::{LangSpec, Overrides, RenderRules};
 
 fn language() -> tree_sitter::Language {
     tree_sitter_c::LANGUAGE.into()
@@ -53,26 +53,5 @@ pub static SPEC: LangSpec = LangSpec {
         word_chars: b"",
         empty_block: None,
     },
-    smallest: &[
-        Smallest {
-            kind: Kind::Expression,
-            text: "0",
-            node_kinds: &["expression"],
-        },
-        Smallest {
-            kind: Kind::Block,
-            text: "{}",
-            node_kinds: &["compound_statement"],
-        },
-        Smallest {
-            kind: Kind::Type,
-            text: "int",
-            node_kinds: &["type_specifier"],
-        },
-        Smallest {
-            kind: Kind::String,
-            text: "\"\"",
-            node_kinds: &["string_literal"],
-        },
-    ],
+    rewrite: &crate::rewrite::c::C,
 };

@@ -1,7 +1,7 @@
 //! C++ (tree-sitter-cpp, ABI 14: supertypes come from `NODE_TYPES`). Preprocessed libstdc++
 //! code parses with hundreds of ERROR regions; those are reduced token by token.
 
-use super::{Kind, LangSpec, Overrides, RenderRules, Smallest};
+use super::{LangSpec, Overrides, RenderRules};
 
 fn language() -> tree_sitter::Language {
     tree_sitter_cpp::LANGUAGE.into()
@@ -43,26 +43,5 @@ pub static SPEC: LangSpec = LangSpec {
         word_chars: b"",
         empty_block: None,
     },
-    smallest: &[
-        Smallest {
-            kind: Kind::Expression,
-            text: "0",
-            node_kinds: &["expression"],
-        },
-        Smallest {
-            kind: Kind::Block,
-            text: "{}",
-            node_kinds: &["compound_statement"],
-        },
-        Smallest {
-            kind: Kind::Type,
-            text: "int",
-            node_kinds: &["type_specifier"],
-        },
-        Smallest {
-            kind: Kind::String,
-            text: "\"\"",
-            node_kinds: &["string_literal"],
-        },
-    ],
+    rewrite: &crate::rewrite::cpp::CPP,
 };

@@ -1,6 +1,7 @@
 //! Go (tree-sitter-go). Statement terminators (newline or `;`) are derived as list separators.
 
-use super::{Kind, LangSpec, Overrides, RenderRules, Smallest};
+use super::{LangSpec, Overrides, RenderRules};
+use crate::rewrite::table::RewriteTable;
 
 fn language() -> tree_sitter::Language {
     tree_sitter_go::LANGUAGE.into()
@@ -27,26 +28,59 @@ pub static SPEC: LangSpec = LangSpec {
         word_chars: b"",
         empty_block: None,
     },
-    smallest: &[
-        Smallest {
-            kind: Kind::Expression,
-            text: "0",
-            node_kinds: &["_expression"],
-        },
-        Smallest {
-            kind: Kind::Block,
-            text: "{}",
-            node_kinds: &["block"],
-        },
-        Smallest {
-            kind: Kind::Type,
-            text: "int",
-            node_kinds: &["_type"],
-        },
-        Smallest {
-            kind: Kind::String,
-            text: "\"\"",
-            node_kinds: &["interpreted_string_literal"],
-        },
+    rewrite: &REWRITE,
+};
+
+/// Go's rewrite data: `0`, `{}`, `int`, `""`; `if`/`for` become their block.
+pub const REWRITE: RewriteTable = RewriteTable {
+    zero: "0",
+    empty_block: "{}",
+    small_type: "int",
+    empty_string: "\"\"",
+    empty_params: "()",
+    expressions: &[
+        "binary_expression",
+        "call_expression",
+        "composite_literal",
+        "false",
+        "float_literal",
+        "func_literal",
+        "index_expression",
+        "int_literal",
+        "interpreted_string_literal",
+        "nil",
+        "parenthesized_expression",
+        "raw_string_literal",
+        "rune_literal",
+        "selector_expression",
+        "slice_expression",
+        "true",
+        "type_assertion_expression",
+        "unary_expression",
     ],
+    call: "call_expression",
+    function_field: "function",
+    parenthesized: "parenthesized_expression",
+    block: "block",
+    parameter_list: "parameter_list",
+    guarded: &[
+        ("if_statement", "consequence"),
+        ("if_statement", "alternative"),
+        ("for_statement", "body"),
+    ],
+    string_literals: &["interpreted_string_literal", "raw_string_literal"],
+    types: &[
+        "array_type",
+        "channel_type",
+        "function_type",
+        "generic_type",
+        "interface_type",
+        "map_type",
+        "pointer_type",
+        "qualified_type",
+        "slice_type",
+        "struct_type",
+    ],
+    comment: "comment",
+    ..RewriteTable::NONE
 };

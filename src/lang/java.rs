@@ -1,6 +1,7 @@
 //! Java (tree-sitter-java, ABI 14: supertypes come from `NODE_TYPES`).
 
-use super::{Kind, LangSpec, Overrides, RenderRules, Smallest};
+use super::{LangSpec, Overrides, RenderRules};
+use crate::rewrite::table::RewriteTable;
 
 fn language() -> tree_sitter::Language {
     tree_sitter_java::LANGUAGE.into()
@@ -24,26 +25,60 @@ pub static SPEC: LangSpec = LangSpec {
         word_chars: b"$",
         empty_block: None,
     },
-    smallest: &[
-        Smallest {
-            kind: Kind::Expression,
-            text: "0",
-            node_kinds: &["expression"],
-        },
-        Smallest {
-            kind: Kind::Block,
-            text: "{}",
-            node_kinds: &["block"],
-        },
-        Smallest {
-            kind: Kind::Type,
-            text: "int",
-            node_kinds: &["_type"],
-        },
-        Smallest {
-            kind: Kind::String,
-            text: "\"\"",
-            node_kinds: &["string_literal"],
-        },
+    rewrite: &REWRITE,
+};
+
+/// Java's rewrite data: `0`, `{}`, `int`, `""`; `if`/loops become their body; modifiers and
+/// annotations can simply go.
+pub const REWRITE: RewriteTable = RewriteTable {
+    zero: "0",
+    empty_block: "{}",
+    small_type: "int",
+    empty_string: "\"\"",
+    empty_params: "()",
+    expressions: &[
+        "array_access",
+        "array_creation_expression",
+        "binary_expression",
+        "cast_expression",
+        "decimal_integer_literal",
+        "false",
+        "field_access",
+        "instanceof_expression",
+        "lambda_expression",
+        "method_invocation",
+        "object_creation_expression",
+        "parenthesized_expression",
+        "string_literal",
+        "ternary_expression",
+        "true",
+        "unary_expression",
+        "update_expression",
     ],
+    call: "method_invocation",
+    function_field: "name",
+    parenthesized: "parenthesized_expression",
+    conditional: "ternary_expression",
+    block: "block",
+    parameter_list: "formal_parameters",
+    guarded: &[
+        ("if_statement", "consequence"),
+        ("if_statement", "alternative"),
+        ("while_statement", "body"),
+        ("for_statement", "body"),
+        ("enhanced_for_statement", "body"),
+        ("do_statement", "body"),
+    ],
+    string_literals: &["string_literal"],
+    types: &[
+        "array_type",
+        "boolean_type",
+        "floating_point_type",
+        "generic_type",
+        "scoped_type_identifier",
+        "type_identifier",
+    ],
+    droppable: &["modifiers", "marker_annotation", "annotation"],
+    comment: "line_comment",
+    ..RewriteTable::NONE
 };

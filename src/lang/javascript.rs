@@ -1,6 +1,7 @@
 //! JavaScript (tree-sitter-javascript), also JSX.
 
-use super::{Kind, LangSpec, Overrides, RenderRules, Smallest};
+use super::{LangSpec, Overrides, RenderRules};
+use crate::rewrite::table::RewriteTable;
 
 fn language() -> tree_sitter::Language {
     tree_sitter_javascript::LANGUAGE.into()
@@ -24,21 +25,55 @@ pub static SPEC: LangSpec = LangSpec {
         word_chars: b"$",
         empty_block: None,
     },
-    smallest: &[
-        Smallest {
-            kind: Kind::Expression,
-            text: "0",
-            node_kinds: &["expression"],
-        },
-        Smallest {
-            kind: Kind::Block,
-            text: "{}",
-            node_kinds: &["statement_block"],
-        },
-        Smallest {
-            kind: Kind::String,
-            text: "\"\"",
-            node_kinds: &["string"],
-        },
+    rewrite: &REWRITE,
+};
+
+/// JavaScript's rewrite data: `0`, `{}`, `""`; `if`/loops become their body.
+pub const REWRITE: RewriteTable = RewriteTable {
+    zero: "0",
+    empty_block: "{}",
+    empty_string: "\"\"",
+    empty_params: "()",
+    expressions: &[
+        "array",
+        "arrow_function",
+        "assignment_expression",
+        "await_expression",
+        "binary_expression",
+        "call_expression",
+        "false",
+        "function_expression",
+        "member_expression",
+        "new_expression",
+        "null",
+        "number",
+        "object",
+        "parenthesized_expression",
+        "string",
+        "subscript_expression",
+        "template_string",
+        "ternary_expression",
+        "true",
+        "unary_expression",
+        "undefined",
+        "update_expression",
     ],
+    call: "call_expression",
+    function_field: "function",
+    parenthesized: "parenthesized_expression",
+    conditional: "ternary_expression",
+    block: "statement_block",
+    parameter_list: "formal_parameters",
+    guarded: &[
+        ("if_statement", "consequence"),
+        ("if_statement", "alternative"),
+        ("while_statement", "body"),
+        ("for_statement", "body"),
+        ("for_in_statement", "body"),
+        ("do_statement", "body"),
+    ],
+    wrappers: &["else_clause"],
+    string_literals: &["string", "template_string"],
+    comment: "comment",
+    ..RewriteTable::NONE
 };

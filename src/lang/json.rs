@@ -1,6 +1,7 @@
 //! JSON (tree-sitter-json, ABI 14). Commas between members and elements are derived.
 
-use super::{Kind, LangSpec, Overrides, RenderRules, Smallest};
+use super::{LangSpec, Overrides, RenderRules};
+use crate::rewrite::table::RewriteTable;
 
 fn language() -> tree_sitter::Language {
     tree_sitter_json::LANGUAGE.into()
@@ -23,16 +24,16 @@ pub static SPEC: LangSpec = LangSpec {
         word_chars: b"",
         empty_block: None,
     },
-    smallest: &[
-        Smallest {
-            kind: Kind::Expression,
-            text: "0",
-            node_kinds: &["_value"],
-        },
-        Smallest {
-            kind: Kind::String,
-            text: "\"\"",
-            node_kinds: &["string"],
-        },
+    rewrite: &REWRITE,
+};
+
+/// JSON's rewrite data: any value becomes `0`, a string `""`.
+pub const REWRITE: RewriteTable = RewriteTable {
+    zero: "0",
+    empty_string: "\"\"",
+    expressions: &[
+        "array", "false", "null", "number", "object", "string", "true",
     ],
+    string_literals: &["string"],
+    ..RewriteTable::NONE
 };

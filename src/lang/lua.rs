@@ -1,6 +1,7 @@
 //! Lua (tree-sitter-lua).
 
-use super::{Kind, LangSpec, Overrides, RenderRules, Smallest};
+use super::{LangSpec, Overrides, RenderRules};
+use crate::rewrite::table::RewriteTable;
 
 fn language() -> tree_sitter::Language {
     tree_sitter_lua::LANGUAGE.into()
@@ -24,16 +25,42 @@ pub static SPEC: LangSpec = LangSpec {
         word_chars: b"",
         empty_block: None,
     },
-    smallest: &[
-        Smallest {
-            kind: Kind::Expression,
-            text: "0",
-            node_kinds: &["expression"],
-        },
-        Smallest {
-            kind: Kind::String,
-            text: "\"\"",
-            node_kinds: &["string"],
-        },
+    rewrite: &REWRITE,
+};
+
+/// Lua's rewrite data: `0`, an emptied block, `""`; `if`/loops become their block.
+pub const REWRITE: RewriteTable = RewriteTable {
+    zero: "0",
+    empty_string: "\"\"",
+    empty_params: "()",
+    expressions: &[
+        "binary_expression",
+        "false",
+        "function_call",
+        "function_definition",
+        "nil",
+        "number",
+        "parenthesized_expression",
+        "string",
+        "table_constructor",
+        "true",
+        "unary_expression",
     ],
+    call: "function_call",
+    function_field: "name",
+    parenthesized: "parenthesized_expression",
+    block: "block",
+    parameter_list: "parameters",
+    guarded: &[
+        ("if_statement", "consequence"),
+        ("if_statement", "alternative"),
+        ("while_statement", "body"),
+        ("for_statement", "body"),
+        ("repeat_statement", "body"),
+        ("do_statement", "body"),
+    ],
+    wrappers: &["else_statement"],
+    string_literals: &["string"],
+    comment: "comment",
+    ..RewriteTable::NONE
 };

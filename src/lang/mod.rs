@@ -4,7 +4,8 @@
 //!
 //! Everything that depends on the language lives here: the grammar crate's `LANGUAGE` and
 //! `NODE_TYPES`, the small override table for what `node-types.json` cannot say, the comment
-//! kinds, the renderer's rules, and the "smallest of a kind" table the rewrite passes read.
+//! kinds, the renderer's rules, and the rewrite table the rewrite passes read (what the smallest
+//! expression, block, type and string are, and which node kinds they replace).
 //! Files no grammar covers use the bracket tree ([`crate::tree::text`]) under the name `text`.
 
 pub mod c;
@@ -33,6 +34,8 @@ use std::path::Path;
 
 use tree_sitter::Language;
 
+use crate::rewrite::table::RewriteTable;
+
 /// The name `--lang` takes for the bracket tree (any text).
 pub const TEXT: &str = "text";
 
@@ -50,8 +53,8 @@ pub struct LangSpec {
     /// Node kinds that are comments (reduced first, all at once; kept whole as one token).
     pub comments: &'static [&'static str],
     pub render: RenderRules,
-    /// The smallest program text of each kind, for rewrite passes (replace a node by it).
-    pub smallest: &'static [Smallest],
+    /// What the rewrite passes know of the language (C's and C++'s live in `crate::rewrite`).
+    pub rewrite: &'static RewriteTable,
 }
 
 /// Per-language facts that `node-types.json` lacks. Each language's table says why, per line.
@@ -89,34 +92,12 @@ pub struct EmptyBlock {
     pub filler: &'static str,
 }
 
-/// The kinds of the "smallest of a kind" table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    Expression,
-    Block,
-    Type,
-    String,
-}
-
-/// "Any node of these kinds (or supertypes) can become `text`": C `0` for an expression.
-pub struct Smallest {
-    pub kind: Kind,
-    pub text: &'static str,
-    /// Node kinds or supertype names (as in `NODE_TYPES`) this replacement stands for.
-    pub node_kinds: &'static [&'static str],
-}
-
 impl LangSpec {
     /// Does this language claim a file by its extension?
     pub fn claims(&self, path: &Path) -> bool {
         path.extension()
             .and_then(|e| e.to_str())
             .is_some_and(|e| self.extensions.contains(&e))
-    }
-
-    /// The smallest text of a kind, if the language has one.
-    pub fn smallest(&self, kind: Kind) -> Option<&'static Smallest> {
-        self.smallest.iter().find(|s| s.kind == kind)
     }
 }
 
@@ -183,10 +164,10 @@ mod tests {
                 assert!(known(parent), "{}: unknown kind {parent}", spec.name);
                 assert!(kinds.iter().all(|k| known(k)), "{}", spec.name);
             }
-            for s in spec.smallest {
-                for k in s.node_kinds {
-                    assert!(known(k), "{}: unknown kind {k} in smallest", spec.name);
-                }
+            // rewrite tables may name keywords too (C++'s droppable `virtual`)
+            for k in spec.rewrite.kinds() {
+                let keyword = lang.id_for_node_kind(k, false) != 0;
+                assert!(known(k) || keyword, "{}: unknown kind {k}", spec.name);
             }
             if let Some(b) = spec.render.empty_block {
                 assert!(known(b.kind), "{}: {}", spec.name, b.kind);

@@ -1,7 +1,8 @@
 //! Python (tree-sitter-python). Indentation-sensitive: the renderer keeps every kept line's
 //! original indentation and writes `pass` for a block whose statements were all deleted.
 
-use super::{EmptyBlock, Kind, LangSpec, Overrides, RenderRules, Smallest};
+use super::{EmptyBlock, LangSpec, Overrides, RenderRules};
+use crate::rewrite::table::{Layout, RewriteTable};
 
 fn language() -> tree_sitter::Language {
     tree_sitter_python::LANGUAGE.into()
@@ -28,26 +29,60 @@ pub static SPEC: LangSpec = LangSpec {
             filler: "pass",
         }),
     },
-    smallest: &[
-        Smallest {
-            kind: Kind::Expression,
-            text: "0",
-            node_kinds: &["expression"],
-        },
-        Smallest {
-            kind: Kind::Block,
-            text: "pass",
-            node_kinds: &["block"],
-        },
-        Smallest {
-            kind: Kind::Type,
-            text: "int",
-            node_kinds: &["type"],
-        },
-        Smallest {
-            kind: Kind::String,
-            text: "''",
-            node_kinds: &["string"],
-        },
+    rewrite: &REWRITE,
+};
+
+/// Python's rewrite data: literals and compound expressions become `0`, a block `pass`, a string
+/// `''`; compound statements become one of their blocks, dedented (hoist); the final layout only
+/// re-indents.
+pub const REWRITE: RewriteTable = RewriteTable {
+    zero: "0",
+    empty_block: "pass",
+    empty_string: "''",
+    empty_params: "()",
+    // bare names are left alone: which ones hold a value is not in the grammar
+    expressions: &[
+        "attribute",
+        "await",
+        "binary_operator",
+        "boolean_operator",
+        "call",
+        "comparison_operator",
+        "concatenated_string",
+        "dictionary",
+        "dictionary_comprehension",
+        "false",
+        "float",
+        "generator_expression",
+        "integer",
+        "lambda",
+        "list",
+        "list_comprehension",
+        "none",
+        "not_operator",
+        "parenthesized_expression",
+        "set",
+        "set_comprehension",
+        "string",
+        "subscript",
+        "true",
+        "tuple",
+        "unary_operator",
     ],
+    call: "call",
+    function_field: "function",
+    parenthesized: "parenthesized_expression",
+    block: "block",
+    parameter_list: "parameters",
+    string_literals: &["string"],
+    comment: "comment",
+    indented_compounds: &[
+        "if_statement",
+        "for_statement",
+        "while_statement",
+        "with_statement",
+        "try_statement",
+    ],
+    layout: Layout::Indent,
+    ..RewriteTable::NONE
 };

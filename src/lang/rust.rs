@@ -1,6 +1,7 @@
 //! Rust (tree-sitter-rust).
 
-use super::{Kind, LangSpec, Overrides, RenderRules, Smallest};
+use super::{LangSpec, Overrides, RenderRules};
+use crate::rewrite::table::RewriteTable;
 
 fn language() -> tree_sitter::Language {
     tree_sitter_rust::LANGUAGE.into()
@@ -24,26 +25,62 @@ pub static SPEC: LangSpec = LangSpec {
         word_chars: b"",
         empty_block: None,
     },
-    smallest: &[
-        Smallest {
-            kind: Kind::Expression,
-            text: "0",
-            node_kinds: &["_expression"],
-        },
-        Smallest {
-            kind: Kind::Block,
-            text: "{}",
-            node_kinds: &["block"],
-        },
-        Smallest {
-            kind: Kind::Type,
-            text: "()",
-            node_kinds: &["_type"],
-        },
-        Smallest {
-            kind: Kind::String,
-            text: "\"\"",
-            node_kinds: &["string_literal"],
-        },
+    rewrite: &REWRITE,
+};
+
+/// Rust's rewrite data: `0`, `{}`, `()` for a type, `""`; `if`/loops become their block.
+pub const REWRITE: RewriteTable = RewriteTable {
+    zero: "0",
+    empty_block: "{}",
+    small_type: "()",
+    empty_string: "\"\"",
+    empty_params: "()",
+    expressions: &[
+        "array_expression",
+        "binary_expression",
+        "boolean_literal",
+        "call_expression",
+        "char_literal",
+        "closure_expression",
+        "field_expression",
+        "float_literal",
+        "index_expression",
+        "integer_literal",
+        "macro_invocation",
+        "parenthesized_expression",
+        "reference_expression",
+        "string_literal",
+        "struct_expression",
+        "try_expression",
+        "tuple_expression",
+        "type_cast_expression",
+        "unary_expression",
     ],
+    call: "call_expression",
+    function_field: "function",
+    parenthesized: "parenthesized_expression",
+    block: "block",
+    parameter_list: "parameters",
+    guarded: &[
+        ("if_expression", "consequence"),
+        ("if_expression", "alternative"),
+        ("while_expression", "body"),
+        ("for_expression", "body"),
+        ("loop_expression", "body"),
+    ],
+    wrappers: &["else_clause"],
+    string_literals: &["string_literal", "raw_string_literal"],
+    types: &[
+        "array_type",
+        "dynamic_type",
+        "function_type",
+        "generic_type",
+        "pointer_type",
+        "reference_type",
+        "scoped_type_identifier",
+        "tuple_type",
+    ],
+    droppable: &["visibility_modifier", "attribute_item"],
+    comment: "line_comment",
+    ..RewriteTable::NONE
 };

@@ -1,6 +1,7 @@
 //! Bash (tree-sitter-bash).
 
-use super::{Kind, LangSpec, Overrides, RenderRules, Smallest};
+use super::{LangSpec, Overrides, RenderRules};
+use crate::rewrite::table::RewriteTable;
 
 fn language() -> tree_sitter::Language {
     tree_sitter_bash::LANGUAGE.into()
@@ -24,16 +25,17 @@ pub static SPEC: LangSpec = LangSpec {
         word_chars: b"$",
         empty_block: None,
     },
-    smallest: &[
-        Smallest {
-            kind: Kind::Block,
-            text: "{ :; }",
-            node_kinds: &["compound_statement"],
-        },
-        Smallest {
-            kind: Kind::String,
-            text: "''",
-            node_kinds: &["string", "raw_string"],
-        },
-    ],
+    rewrite: &REWRITE,
+};
+
+/// Bash's rewrite data: a brace group becomes `{ :; }`, a string `''`.
+pub const REWRITE: RewriteTable = RewriteTable {
+    empty_block: "{ :; }",
+    empty_string: "''",
+    block: "compound_statement",
+    string_literals: &["string", "raw_string"],
+    comment: "comment",
+    // shells accept more than tree-sitter-bash models (heredocs, `case` corners)
+    faithful_grammar: false,
+    ..RewriteTable::NONE
 };

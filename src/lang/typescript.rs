@@ -1,7 +1,8 @@
 //! TypeScript and TSX (tree-sitter-typescript, ABI 14: supertypes come from `NODE_TYPES`).
 //! One crate, two grammars with their own node-types.
 
-use super::{Kind, LangSpec, Overrides, RenderRules, Smallest};
+use super::{LangSpec, Overrides, RenderRules};
+use crate::rewrite::table::RewriteTable;
 
 fn typescript() -> tree_sitter::Language {
     tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into()
@@ -25,29 +26,6 @@ const RENDER: RenderRules = RenderRules {
     empty_block: None,
 };
 
-const SMALLEST: &[Smallest] = &[
-    Smallest {
-        kind: Kind::Expression,
-        text: "0",
-        node_kinds: &["expression"],
-    },
-    Smallest {
-        kind: Kind::Block,
-        text: "{}",
-        node_kinds: &["statement_block"],
-    },
-    Smallest {
-        kind: Kind::Type,
-        text: "any",
-        node_kinds: &["type"],
-    },
-    Smallest {
-        kind: Kind::String,
-        text: "\"\"",
-        node_kinds: &["string"],
-    },
-];
-
 pub static SPEC: LangSpec = LangSpec {
     name: "typescript",
     extensions: &["ts", "mts", "cts"],
@@ -56,7 +34,7 @@ pub static SPEC: LangSpec = LangSpec {
     overrides: OVERRIDES,
     comments: &["comment", "html_comment"],
     render: RENDER,
-    smallest: SMALLEST,
+    rewrite: &REWRITE,
 };
 
 pub static TSX: LangSpec = LangSpec {
@@ -67,5 +45,80 @@ pub static TSX: LangSpec = LangSpec {
     overrides: OVERRIDES,
     comments: &["comment", "html_comment"],
     render: RENDER,
-    smallest: SMALLEST,
+    rewrite: &REWRITE,
+};
+
+/// TypeScript's rewrite data: JavaScript's, plus `any` for a type, and type annotations,
+/// type arguments and access modifiers that can simply go.
+pub const REWRITE: RewriteTable = RewriteTable {
+    zero: "0",
+    empty_block: "{}",
+    small_type: "any",
+    empty_string: "\"\"",
+    empty_params: "()",
+    expressions: &[
+        "array",
+        "arrow_function",
+        "assignment_expression",
+        "await_expression",
+        "binary_expression",
+        "call_expression",
+        "false",
+        "function_expression",
+        "member_expression",
+        "new_expression",
+        "null",
+        "number",
+        "object",
+        "parenthesized_expression",
+        "string",
+        "subscript_expression",
+        "template_string",
+        "ternary_expression",
+        "true",
+        "unary_expression",
+        "undefined",
+        "update_expression",
+        "as_expression",
+        "non_null_expression",
+        "satisfies_expression",
+    ],
+    call: "call_expression",
+    function_field: "function",
+    parenthesized: "parenthesized_expression",
+    conditional: "ternary_expression",
+    block: "statement_block",
+    parameter_list: "formal_parameters",
+    guarded: &[
+        ("if_statement", "consequence"),
+        ("if_statement", "alternative"),
+        ("while_statement", "body"),
+        ("for_statement", "body"),
+        ("for_in_statement", "body"),
+        ("do_statement", "body"),
+    ],
+    wrappers: &["else_clause"],
+    string_literals: &["string", "template_string"],
+    comment: "comment",
+    types: &[
+        "array_type",
+        "conditional_type",
+        "function_type",
+        "generic_type",
+        "intersection_type",
+        "literal_type",
+        "lookup_type",
+        "object_type",
+        "parenthesized_type",
+        "tuple_type",
+        "union_type",
+    ],
+    droppable: &[
+        "type_annotation",
+        "type_arguments",
+        "type_parameters",
+        "accessibility_modifier",
+        "override_modifier",
+    ],
+    ..RewriteTable::NONE
 };

@@ -1,6 +1,6 @@
 //! The C rewrite table (see [`super::table::RewriteTable`]).
 
-use super::table::RewriteTable;
+use super::table::{Layout, RewriteTable};
 
 pub const C: RewriteTable = RewriteTable {
     zero: "0",
@@ -105,4 +105,7 @@ pub const C: RewriteTable = RewriteTable {
         "attribute_declaration",
         "ms_declspec_modifier",
     ],
+    indented_compounds: &[],
+    layout: Layout::Braces,
+    faithful_grammar: false,
 };

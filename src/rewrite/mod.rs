@@ -15,6 +15,8 @@ pub mod cpp;
 pub mod debris;
 pub mod fields;
 pub mod flatten;
+pub mod hoist;
+pub mod indent;
 pub mod inline;
 pub mod layout;
 pub mod locals;
@@ -295,5 +297,7 @@ fn applied(config: &[Unit], n: usize) -> impl Iterator<Item = usize> + '_ {
 
 #[cfg(test)]
 mod cpp_tests;
+#[cfg(test)]
+mod lang_tests;
 #[cfg(test)]
 mod tests;

@@ -22,6 +22,10 @@ impl Pass for Shapes {
 
     fn hunks(&self, tree: &Tree, src: &[u8], t: &RewriteTable) -> Vec<Hunk> {
         let mut out = Vec::new();
+        // C and C++ only (`*e` is no JavaScript): the tables with function declarators
+        if t.function_declarator.is_empty() {
+            return out;
+        }
         for n in preorder(tree) {
             if n.has_error() {
                 continue;

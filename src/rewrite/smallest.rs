@@ -1,4 +1,5 @@
-//! Replace a node by the smallest of its kind (the C table's `0`, `{}`, `int`, `""`, `()`), or by
+//! Replace a node by the smallest of its kind (the language table's `0`, `{}`/`pass`, `int`/`()`,
+//! `""`, `()`), or by
 //! a part of it: `(e)` -> `e`, `a ? b : c` -> `b` | `c`, `if (c) S` -> `S`, `return e;` ->
 //! `return;` | `e;`, `x = v` -> `x`; drop qualifiers, storage classes and attributes. Alternatives for
 //! one node overlap, so they land in successive layers: the first that works wins.
@@ -95,11 +96,11 @@ fn is_expression_slot(n: Node, t: &RewriteTable) -> bool {
     let Some(parent) = n.parent() else {
         return false;
     };
-    let is = |field: &str| parent.child_by_field_name(field) == Some(n);
+    let is = |field: &str| !field.is_empty() && parent.child_by_field_name(field) == Some(n);
     let pk = parent.kind();
     let name_in_value_slot = pk.ends_with("expression")
         || matches!(pk, "argument_list" | "return_statement" | "init_declarator");
-    !(pk == "call_expression" && is("function")
+    !(pk == t.call && is(t.function_field)
         || is(t.declarator_field)
         || pk == "field_expression" && is("field")
         || n.kind() == "identifier" && !name_in_value_slot)

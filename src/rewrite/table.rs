@@ -1,6 +1,20 @@
 //! What the rewrite passes know about a language, as data: node kinds by name (resolved through
 //! the grammar at run time, never by numeric id) and the smallest text of each kind. One table
-//! per language, in its own file ([`super::c`], [`super::cpp`]); [`for_language`] picks it.
+//! per language: C's and C++'s in [`super::c`] and [`super::cpp`], every other language's in its
+//! `crate::lang` file (built on [`RewriteTable::NONE`]: a kind it leaves empty matches no node,
+//! so the passes that need it list nothing there). [`for_language`] picks it from the registry.
+
+/// How the final canonical layout treats a language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// Left as reduced.
+    Keep,
+    /// Braces and semicolons: one statement a line, 4-space indentation by nesting depth
+    /// ([`super::layout`]).
+    Braces,
+    /// Indentation-sensitive: only re-indented, 4 spaces a block ([`super::indent`]).
+    Indent,
+}
 
 /// What the passes need to know about one language.
 pub struct RewriteTable {
@@ -96,13 +110,127 @@ pub struct RewriteTable {
     pub angle_lists: &'static [&'static str],
     /// Kinds that can simply go: qualifiers, storage classes, attributes.
     pub droppable: &'static [&'static str],
+    /// Compound statements of an indentation-sensitive language that may become one of their
+    /// blocks (`block`), dedented ([`super::hoist`]).
+    pub indented_compounds: &'static [&'static str],
+    pub layout: Layout,
+    /// Whether the grammar reads every program the language's tools accept: then every pass's
+    /// candidates that parse worse than the best are skipped untested (the token windows too).
+    /// Not C's: the tests accept what tree-sitter-c does not model (gnu89's `main() {}`).
+    pub faithful_grammar: bool,
 }
 
-/// The rewrite table of a grammar by its name (`--lang`), if the rewrite passes cover it.
-pub fn for_language(name: &str) -> Option<&'static RewriteTable> {
-    match name {
-        "c" => Some(&super::c::C),
-        "cpp" => Some(&super::cpp::CPP),
-        _ => None,
+impl RewriteTable {
+    /// The table that knows no kind: every pass that needs one lists nothing. Other languages'
+    /// tables fill in what they have (`..RewriteTable::NONE`).
+    pub const NONE: RewriteTable = RewriteTable {
+        zero: "",
+        empty_block: "",
+        small_type: "",
+        empty_string: "",
+        empty_params: "",
+        declaration_end: "",
+        expressions: &[],
+        names: &[],
+        mergeable: &[],
+        raw_text: &[],
+        item_lists: &[],
+        scopes: &[],
+        using_declarations: &[],
+        qualified_names: &[],
+        operator_names: &[],
+        item_wrappers: &[],
+        initializer_list: None,
+        declarations_are_uses: false,
+        function_definition: "",
+        body_field: "",
+        declarator_field: "",
+        type_field: "",
+        name_field: "",
+        field_declaration: "",
+        enumerator: "",
+        named_items: &[],
+        tagged_types: &[],
+        parenthesized: "",
+        conditional: "",
+        return_statement: "",
+        block: "",
+        parameter_list: "",
+        init_declarator: "",
+        guarded: &[],
+        wrappers: &[],
+        string_literals: &[],
+        char_literal: "",
+        number_literal: "",
+        types: &[],
+        declarations: &[],
+        function_declarator: "",
+        parameter_declaration: "",
+        call: "",
+        function_field: "",
+        arguments_field: "",
+        parameters_field: "",
+        type_definition: "",
+        keywords_before_paren: &[],
+        binary_parents: &[],
+        block_braces: &[],
+        preprocessor_prefix: "",
+        comment: "",
+        tight_tokens: &[],
+        angle_lists: &[],
+        droppable: &[],
+        indented_compounds: &[],
+        layout: Layout::Keep,
+        faithful_grammar: true,
+    };
+
+    /// Every node kind the table names (for the check that each is a kind of its grammar).
+    pub fn kinds(&self) -> Vec<&'static str> {
+        let singles = [
+            self.function_definition,
+            self.field_declaration,
+            self.enumerator,
+            self.parenthesized,
+            self.conditional,
+            self.return_statement,
+            self.block,
+            self.parameter_list,
+            self.init_declarator,
+            self.char_literal,
+            self.number_literal,
+            self.function_declarator,
+            self.parameter_declaration,
+            self.call,
+            self.type_definition,
+            self.comment,
+        ];
+        let lists = [
+            self.expressions,
+            self.names,
+            self.mergeable,
+            self.raw_text,
+            self.item_lists,
+            self.scopes,
+            self.named_items,
+            self.tagged_types,
+            self.wrappers,
+            self.string_literals,
+            self.types,
+            self.declarations,
+            self.droppable,
+            self.indented_compounds,
+        ];
+        let guarded = self.guarded.iter().map(|(k, _)| *k);
+        singles
+            .into_iter()
+            .chain(lists.into_iter().flatten().copied())
+            .chain(guarded)
+            .filter(|k| !k.is_empty())
+            .collect()
     }
+}
+
+/// The rewrite table of a grammar by its name (`--lang`): every language of the registry has one.
+pub fn for_language(name: &str) -> Option<&'static RewriteTable> {
+    crate::lang::by_name(name).map(|l| l.rewrite)
 }

@@ -133,18 +133,41 @@ pub fn existing_passes() -> Vec<Box<dyn Pass>> {
 /// Asserts that `pass` still shrinks `src` under `keep` once every one of [`existing_passes`]
 /// has done what it can (run in turn to a fixpoint); returns what `pass` made of that fixpoint.
 pub fn only_this_pass_shrinks(src: &str, pass: &dyn Pass, keep: &dyn Fn(&str) -> bool) -> String {
-    assert!(keep(src));
+    shrink_with(&crate::lang::c::SPEC, src, pass, keep)
+}
+
+/// Parses `src` as the language `spec`.
+pub fn parse_in(spec: &crate::lang::LangSpec, src: &str) -> tree_sitter::Tree {
+    let mut parser = tree_sitter::Parser::new();
+    parser
+        .set_language(&(spec.language)())
+        .expect("the grammar loads");
+    parser.parse(src, None).expect("a tree")
+}
+
+/// [`only_this_pass_shrinks`] in the language `spec` (with its rewrite table), the other passes
+/// being [`existing_passes`] and the hoist, less `pass` itself.
+pub fn shrink_with(
+    spec: &crate::lang::LangSpec,
+    src: &str,
+    pass: &dyn Pass,
+    keep: &dyn Fn(&str) -> bool,
+) -> String {
+    assert!(keep(src), "the test rejects the original");
     let mut text = src.to_string();
+    let mut others = existing_passes();
+    others.push(Box::new(hoist::Hoist));
+    others.retain(|p| p.name() != pass.name());
     loop {
         let before = text.clone();
-        for other in existing_passes() {
-            text = minimize(&text, other.as_ref(), keep);
+        for other in &others {
+            text = minimize_in(spec, &text, other.as_ref(), keep);
         }
         if text == before {
             break;
         }
     }
-    let out = minimize(&text, pass, keep);
+    let out = minimize_in(spec, &text, pass, keep);
     assert!(
         out.len() < text.len() && keep(&out),
         "{}: {text:?} -> {out:?}",
@@ -155,14 +178,30 @@ pub fn only_this_pass_shrinks(src: &str, pass: &dyn Pass, keep: &dyn Fn(&str) ->
 
 /// One pass through the loop with an in-process oracle, layer by layer; returns the new text.
 pub fn minimize(src: &str, pass: &dyn Pass, keep: &dyn Fn(&str) -> bool) -> String {
-    let tree = parse(src);
+    minimize_in(&crate::lang::c::SPEC, src, pass, keep)
+}
+
+/// [`minimize`] in the language `spec`, with its rewrite table.
+pub fn minimize_in(
+    spec: &crate::lang::LangSpec,
+    src: &str,
+    pass: &dyn Pass,
+    keep: &dyn Fn(&str) -> bool,
+) -> String {
+    let tree = parse_in(spec, src);
+    let hunks = pass.hunks(&tree, src.as_bytes(), spec.rewrite);
     let mut space = EditSpace::new(src.as_bytes().to_vec());
     let mut config = Vec::new();
-    for layer in layers_of_hunks(pass.hunks(&tree, src.as_bytes(), &C), src.as_bytes()) {
+    for layer in layers_of_hunks(hunks, src.as_bytes()) {
         space.next_layer(&config, layer);
         let mut oracle =
             FnOracle(|c: &[crate::reduce::Unit]| keep(&String::from_utf8_lossy(&space.render(c))));
-        config = reduce(space.all_units(), &mut oracle, &mut Sweep::new());
+        // as the driver runs it: mostly-failing passes one edit at a time
+        let mut sweep = match pass.one_at_a_time() {
+            true => Sweep::singles(),
+            false => Sweep::new(),
+        };
+        config = reduce(space.all_units(), &mut oracle, &mut sweep);
     }
     String::from_utf8(space.render(&config)).expect("utf-8")
 }
