@@ -51,11 +51,7 @@ pub static TSX: LangSpec = LangSpec {
 /// TypeScript's rewrite data: JavaScript's, plus `any` for a type, and type annotations,
 /// type arguments and access modifiers that can simply go.
 pub const REWRITE: RewriteTable = RewriteTable {
-    zero: "0",
-    empty_block: "{}",
     small_type: "any",
-    empty_string: "\"\"",
-    empty_params: "()",
     expressions: &[
         "array",
         "arrow_function",
@@ -83,23 +79,6 @@ pub const REWRITE: RewriteTable = RewriteTable {
         "non_null_expression",
         "satisfies_expression",
     ],
-    call: "call_expression",
-    function_field: "function",
-    parenthesized: "parenthesized_expression",
-    conditional: "ternary_expression",
-    block: "statement_block",
-    parameter_list: "formal_parameters",
-    guarded: &[
-        ("if_statement", "consequence"),
-        ("if_statement", "alternative"),
-        ("while_statement", "body"),
-        ("for_statement", "body"),
-        ("for_in_statement", "body"),
-        ("do_statement", "body"),
-    ],
-    wrappers: &["else_clause"],
-    string_literals: &["string", "template_string"],
-    comment: "comment",
     types: &[
         "array_type",
         "conditional_type",
@@ -120,5 +99,5 @@ pub const REWRITE: RewriteTable = RewriteTable {
         "accessibility_modifier",
         "override_modifier",
     ],
-    ..RewriteTable::NONE
+    ..super::javascript::REWRITE
 };

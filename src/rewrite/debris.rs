@@ -29,15 +29,23 @@ pub fn debris<'t>(
     let mut out: Vec<Debris> = Vec::new();
     let mut current: Vec<Node> = Vec::new();
     let mut depths: HashMap<usize, i64> = HashMap::new();
-    let mut stack = vec![tree.root_node()];
-    while let Some(n) = stack.pop() {
+    // (node, its parent's id, the id of the innermost open scope around it): carried down, so
+    // no token walks up the tree
+    const NO_SCOPE: usize = usize::MAX;
+    let mut stack = vec![(tree.root_node(), NO_SCOPE, NO_SCOPE)];
+    while let Some((n, parent, scope)) = stack.pop() {
         if units.contains(&n.id()) {
             continue;
         }
         if n.child_count() > 0 {
+            let inner = if open.contains(&n.id()) {
+                n.id()
+            } else {
+                scope
+            };
             let mut cursor = n.walk();
             let children: Vec<Node> = n.children(&mut cursor).collect();
-            stack.extend(children.into_iter().rev());
+            stack.extend(children.into_iter().rev().map(|c| (c, n.id(), inner)));
             continue;
         }
         if n.is_missing() {
@@ -53,16 +61,9 @@ pub fn debris<'t>(
                 whole: false,
             });
         }
-        // the innermost scope around the token: brackets count from there
-        let mut scope = n.parent();
-        while let Some(p) = scope
-            && !open.contains(&p.id())
-        {
-            scope = p.parent();
-        }
-        // a namespace's braces, also when error recovery left its head (`namespace std
-        // __attribute__((..)) {`) in a parse error
-        let scope_bracket = (n.parent() == scope && matches!(n.kind(), "{" | "}"))
+        // a namespace's braces (brackets count from the innermost scope), also when error
+        // recovery left its head (`namespace std __attribute__((..)) {`) in a parse error
+        let scope_bracket = (parent == scope && scope != NO_SCOPE && matches!(n.kind(), "{" | "}"))
             || (n.kind() == "{" && opens_scope(&current));
         if scope_bracket {
             // a namespace's braces end whatever run came before: they stay
@@ -78,9 +79,7 @@ pub fn debris<'t>(
             });
             continue;
         }
-        let depth = depths
-            .entry(scope.map_or(usize::MAX, |p| p.id()))
-            .or_insert(0);
+        let depth = depths.entry(scope).or_insert(0);
         let before = *depth;
         match n.kind() {
             "{" | "(" | "[" => *depth += 1,

@@ -96,21 +96,13 @@ fn returns_only<'t, 's>(
         [p] => text(p, src) == b"void",
         _ => false,
     };
-    let [statement] = elements_of(body)[..] else {
+    let [statement] = elements(body)[..] else {
         return None;
     };
     let e = (statement.kind() == t.return_statement)
         .then(|| statement.named_child(0))
         .flatten()?;
     (no_params && t.names.contains(&name.kind())).then(|| (text(name, src), e))
-}
-
-fn elements_of(block: Node) -> Vec<Node> {
-    let mut cursor = block.walk();
-    block
-        .named_children(&mut cursor)
-        .filter(|c| !c.is_extra())
-        .collect()
 }
 
 fn within(n: Node, outer: Node) -> bool {

@@ -22,6 +22,8 @@ pub fn layout(tree: &Tree, src: &[u8], t: &RewriteTable) -> Option<Vec<u8>> {
     let mut out = Vec::new();
     let mut depth = 0usize;
     let mut newline = false;
+    // the previous token opened a short body: one space after its `{`
+    let mut opened_short = false;
     for (i, &n) in leaves.iter().enumerate() {
         let tok = text(n, src);
         let short = matches!(tok, b"{" | b"}") && short_body(n, src, t);
@@ -35,7 +37,7 @@ pub fn layout(tree: &Tree, src: &[u8], t: &RewriteTable) -> Option<Vec<u8>> {
             } else if spaced(leaves[i - 1], n, src, t)
                 || would_glue(&out, tok, b"")
                 || (tok == b"}" && short)
-                || (text(leaves[i - 1], src) == b"{" && short_body(leaves[i - 1], src, t))
+                || opened_short
             {
                 out.push(b' ');
             }
@@ -44,6 +46,7 @@ pub fn layout(tree: &Tree, src: &[u8], t: &RewriteTable) -> Option<Vec<u8>> {
         let next = leaves.get(i + 1).copied();
         depth += usize::from(tok == b"{" && opens_block(n, t) && !short);
         newline = ends_line(n, next, src, t);
+        opened_short = tok == b"{" && short;
     }
     trim_blanks(&mut out);
     out.push(b'\n');

@@ -62,62 +62,60 @@ impl Pass for ParamToGlobal {
 /// The hunks of both passes; with `global`, only for named parameters of a function defined in
 /// the file, each hunk also declaring the parameter before the definition.
 fn parameter_hunks(tree: &Tree, src: &[u8], t: &RewriteTable, global: bool) -> Vec<Hunk> {
-    {
-        let nodes = preorder(tree);
-        // per function name: its parameter lists (declarations and definition) and its calls
-        let mut lists: HashMap<&[u8], Vec<Node>> = HashMap::new();
-        let mut calls: HashMap<&[u8], Vec<Node>> = HashMap::new();
-        let mut definitions: HashMap<&[u8], Node> = HashMap::new();
-        for &n in &nodes {
-            if n.kind() == t.function_declarator
-                && let (Some(name), Some(params)) = (
-                    n.child_by_field_name(t.declarator_field),
-                    n.child_by_field_name(t.parameters_field),
-                )
-                && t.names.contains(&name.kind())
-            {
-                lists.entry(text(name, src)).or_default().push(params);
-                if let Some(def) = definition_of(n, t) {
-                    definitions.insert(text(name, src), def);
-                }
-            }
-            if n.kind() == t.call
-                && let (Some(f), Some(args)) = (
-                    n.child_by_field_name(t.function_field),
-                    n.child_by_field_name(t.arguments_field),
-                )
-            {
-                calls.entry(text(f, src)).or_default().push(args);
+    let nodes = preorder(tree);
+    // per function name: its parameter lists (declarations and definition) and its calls
+    let mut lists: HashMap<&[u8], Vec<Node>> = HashMap::new();
+    let mut calls: HashMap<&[u8], Vec<Node>> = HashMap::new();
+    let mut definitions: HashMap<&[u8], Node> = HashMap::new();
+    for &n in &nodes {
+        if n.kind() == t.function_declarator
+            && let (Some(name), Some(params)) = (
+                n.child_by_field_name(t.declarator_field),
+                n.child_by_field_name(t.parameters_field),
+            )
+            && t.names.contains(&name.kind())
+        {
+            lists.entry(text(name, src)).or_default().push(params);
+            if let Some(def) = definition_of(n, t) {
+                definitions.insert(text(name, src), def);
             }
         }
-        let mut hunks = Vec::new();
-        for (name, params) in &lists {
-            let arity = elements(params[0]).len();
-            let uses = calls.get(name).map_or(&[][..], Vec::as_slice);
-            let consistent = params.iter().all(|p| elements(*p).len() == arity)
-                && uses.iter().all(|a| elements(*a).len() == arity);
-            if !consistent || is_void(params[0], src) {
-                continue;
-            }
-            let definition = definitions.get(name);
-            for k in 0..arity {
-                let mut hunk: Hunk = params
-                    .iter()
-                    .chain(uses)
-                    .map(|list| remove_element(*list, k))
-                    .collect();
-                if global {
-                    let Some(def) = definition else { break };
-                    let Some(param) = named_parameter(params[0], k, t) else {
-                        continue;
-                    };
-                    hunk.push(declare_before(*def, param, src));
-                }
-                hunks.push(hunk);
-            }
+        if n.kind() == t.call
+            && let (Some(f), Some(args)) = (
+                n.child_by_field_name(t.function_field),
+                n.child_by_field_name(t.arguments_field),
+            )
+        {
+            calls.entry(text(f, src)).or_default().push(args);
         }
-        hunks
     }
+    let mut hunks = Vec::new();
+    for (name, params) in &lists {
+        let arity = elements(params[0]).len();
+        let uses = calls.get(name).map_or(&[][..], Vec::as_slice);
+        let consistent = params.iter().all(|p| elements(*p).len() == arity)
+            && uses.iter().all(|a| elements(*a).len() == arity);
+        if !consistent || is_void(params[0], src) {
+            continue;
+        }
+        let definition = definitions.get(name);
+        for k in 0..arity {
+            let mut hunk: Hunk = params
+                .iter()
+                .chain(uses)
+                .map(|list| remove_element(*list, k))
+                .collect();
+            if global {
+                let Some(def) = definition else { break };
+                let Some(param) = named_parameter(params[0], k, t) else {
+                    continue;
+                };
+                hunk.push(declare_before(*def, param, src));
+            }
+            hunks.push(hunk);
+        }
+    }
+    hunks
 }
 
 /// The function definition a function declarator belongs to (through pointer declarators).

@@ -4,7 +4,7 @@
 use tree_sitter::{Node, Tree};
 
 use super::table::RewriteTable;
-use super::{Edit, Hunk, Pass, preorder, text};
+use super::{Edit, Pass, preorder, text};
 
 const SUBSCRIPT: &str = "subscript_expression";
 const IF: &str = "if_statement";
@@ -16,11 +16,7 @@ impl Pass for Shapes {
         "shorter-shapes"
     }
 
-    fn edits(&self, _tree: &Tree, _src: &[u8], _t: &RewriteTable) -> Vec<Edit> {
-        Vec::new()
-    }
-
-    fn hunks(&self, tree: &Tree, src: &[u8], t: &RewriteTable) -> Vec<Hunk> {
+    fn edits(&self, tree: &Tree, src: &[u8], t: &RewriteTable) -> Vec<Edit> {
         let mut out = Vec::new();
         // C and C++ only (`*e` is no JavaScript): the tables with function declarators
         if t.function_declarator.is_empty() {
@@ -30,12 +26,8 @@ impl Pass for Shapes {
             if n.has_error() {
                 continue;
             }
-            if let Some(e) = subscript_zero(n, src) {
-                out.push(vec![e]);
-            }
-            if let Some(e) = if_return(n, src, t) {
-                out.push(vec![e]);
-            }
+            out.extend(subscript_zero(n, src));
+            out.extend(if_return(n, src, t));
         }
         out
     }
