@@ -6,7 +6,7 @@ use crate::pool::Ticket;
 use std::collections::HashMap;
 
 use crate::reduce::{Oracle, Started, Unit, Verdict, new_ticket};
-use crate::tree::render::{Segments, Tokens};
+use crate::tree::render::{Copy, Segments, Splice, Tokens, splices};
 use crate::tree::ts::Reparse;
 
 /// Lines or chars: render the configuration by concatenation.
@@ -67,6 +67,9 @@ pub struct TreeOracle<'a> {
     round_tokens: usize,
     shrunk: bool,
     buf: Vec<u8>,
+    /// Where the last rendering copied the round's text, and the changes between them.
+    copies: Vec<Copy>,
+    splices: Vec<Splice>,
 }
 
 /// Inputs smaller than this (in tokens) never end a round early to re-parse.
@@ -89,6 +92,10 @@ impl<'a> TreeOracle<'a> {
         prefilter: Option<&'a mut dyn Reparse>,
         best_errors: usize,
     ) -> Self {
+        let mut prefilter = prefilter;
+        if let Some(p) = prefilter.as_mut() {
+            p.set_base(&tokens.src);
+        }
         TreeOracle {
             tokens,
             tester,
@@ -98,12 +105,21 @@ impl<'a> TreeOracle<'a> {
             round_tokens: tokens.len(),
             shrunk: false,
             buf: Vec::new(),
+            copies: Vec::new(),
+            splices: Vec::new(),
         }
     }
 
+    /// The errors of the candidate in `buf`, rendered by [`Tokens::render_recording`].
     fn parse_errors(&mut self) -> Option<usize> {
         let parser = self.prefilter.as_mut()?;
-        parser.errors(&self.buf)
+        splices(
+            &self.copies,
+            self.tokens.src.len(),
+            self.buf.len(),
+            &mut self.splices,
+        );
+        parser.errors_edited(&self.buf, &self.splices)
     }
 
     /// Renders the candidate into `buf` and skips it (a known "no") if it parses worse than the
@@ -114,7 +130,8 @@ impl<'a> TreeOracle<'a> {
         parent: Option<Ticket>,
         candidate: &[Unit],
     ) -> Option<Verdict> {
-        self.tokens.render_into(candidate, &mut self.buf);
+        self.tokens
+            .render_recording(candidate, &mut self.buf, &mut self.copies);
         let errors = self.parse_errors()?;
         self.errors.insert(ticket, errors);
         let baseline = parent
@@ -137,7 +154,8 @@ impl Oracle for TreeOracle<'_> {
     }
 
     fn commit(&mut self, ticket: Ticket, candidate: &[Unit]) {
-        self.tokens.render_into(candidate, &mut self.buf);
+        self.tokens
+            .render_recording(candidate, &mut self.buf, &mut self.copies);
         let errors = match self.errors.get(&ticket) {
             Some(&e) => Some(e),
             None => self.parse_errors(),

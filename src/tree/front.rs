@@ -5,6 +5,7 @@ use anyhow::Result;
 use tree_sitter::Parser;
 
 use super::grammar::Grammar;
+use super::reparse::Incremental;
 use super::text::{self, BracketCheck};
 use super::ts::{self, Parsed, Reparse};
 use crate::lang::{self, LangSpec};
@@ -52,7 +53,7 @@ impl Front {
     /// The prefilter's checker: re-parses candidates.
     pub fn checker(&self) -> Result<Box<dyn Reparse>> {
         Ok(match self {
-            Front::Grammar(g) => Box::new(ts::new_parser(g)?),
+            Front::Grammar(g) => Box::new(Incremental::new(ts::new_parser(g)?)),
             Front::Text => Box::new(BracketCheck),
         })
     }

@@ -9,6 +9,7 @@
 pub mod front;
 pub mod grammar;
 pub mod render;
+pub mod reparse;
 pub mod text;
 pub mod toy;
 pub mod ts;

@@ -132,6 +132,18 @@ impl Tokens {
     }
 
     pub fn render_into(&self, config: &[Unit], out: &mut Vec<u8>) {
+        self.render_with(config, out, &mut ());
+    }
+
+    /// Like [`Tokens::render_into`], and lists where each stretch of the input was copied to
+    /// (everything else in `out` was written across a deletion): what an incremental re-parse
+    /// of the candidate needs (see [`splices`]).
+    pub fn render_recording(&self, config: &[Unit], out: &mut Vec<u8>, copies: &mut Vec<Copy>) {
+        copies.clear();
+        self.render_with(config, out, copies);
+    }
+
+    fn render_with(&self, config: &[Unit], out: &mut Vec<u8>, rec: &mut impl Record) {
         out.clear();
         let Some((&first, &last)) = config.first().zip(config.last()) else {
             return self.render_empty(out);
@@ -139,6 +151,7 @@ impl Tokens {
         let src = &self.src;
         let head = self.spans.first().map_or(0, |s| s.0) as usize;
         if first == 0 {
+            rec.copied(0, head, out.len());
             out.extend_from_slice(&src[..head]);
         }
         // copy each run of tokens adjacent in the input with one copy: their gaps are original
@@ -150,13 +163,14 @@ impl Tokens {
                 j += 1;
             }
             if i > 0 {
-                self.join(config[i - 1], config[i], out);
+                self.join(config[i - 1], config[i], out, rec);
             }
             let (a, b) = (
-                self.spans[config[i] as usize].0,
-                self.spans[config[j] as usize].1,
+                self.spans[config[i] as usize].0 as usize,
+                self.spans[config[j] as usize].1 as usize,
             );
-            out.extend_from_slice(&src[a as usize..b as usize]);
+            rec.copied(a, b, out.len());
+            out.extend_from_slice(&src[a..b]);
             if opener(config[j]) && self.block_is_gone(config, j) {
                 out.push(b' ');
                 out.extend_from_slice(self.rules.filler);
@@ -166,6 +180,7 @@ impl Tokens {
         let tail = self.spans[last as usize].1 as usize;
         let end = self.spans.last().map_or(0, |s| s.1) as usize;
         if last as usize == self.spans.len() - 1 {
+            rec.copied(tail, src.len(), out.len());
             out.extend_from_slice(&src[tail..]);
         } else if src[end..].contains(&b'\n') || src[tail..end].contains(&b'\n') {
             out.push(b'\n');
@@ -182,10 +197,11 @@ impl Tokens {
     }
 
     /// What goes between kept tokens `a < b`.
-    fn join(&self, a: Unit, b: Unit, out: &mut Vec<u8>) {
+    fn join(&self, a: Unit, b: Unit, out: &mut Vec<u8>, rec: &mut impl Record) {
         let (a_end, b_start) = (self.spans[a as usize].1, self.spans[b as usize].0);
         let gap = &self.src[a_end as usize..b_start as usize];
         if b == a + 1 {
+            rec.copied(a_end as usize, b_start as usize, out.len());
             out.extend_from_slice(gap);
         } else if gap.contains(&b'\n') {
             let eol: &[u8] = if gap.windows(2).any(|w| w == b"\r\n") {
@@ -266,6 +282,72 @@ pub fn would_glue(a: &[u8], b: &[u8], word_chars: &[u8]) -> bool {
         || (x == b'.' && y.is_ascii_digit())
 }
 
+/// A stretch of the input copied unchanged into a rendering: `src[src.0..src.1]` sits at
+/// `out_start` of the output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Copy {
+    pub src: (usize, usize),
+    pub out_start: usize,
+}
+
+/// A change between the input and a rendering: input bytes `old` became output bytes `new`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Splice {
+    pub old: std::ops::Range<usize>,
+    pub new: std::ops::Range<usize>,
+}
+
+/// Where the renderer copies input to output; a no-op for plain rendering.
+trait Record {
+    fn copied(&mut self, src_start: usize, src_end: usize, out_start: usize);
+}
+
+impl Record for () {
+    fn copied(&mut self, _: usize, _: usize, _: usize) {}
+}
+
+impl Record for Vec<Copy> {
+    fn copied(&mut self, src_start: usize, src_end: usize, out_start: usize) {
+        if src_start == src_end {
+            return;
+        }
+        if let Some(last) = self.last_mut()
+            && last.src.1 == src_start
+            && last.out_start + (last.src.1 - last.src.0) == out_start
+        {
+            last.src.1 = src_end;
+            return;
+        }
+        self.push(Copy {
+            src: (src_start, src_end),
+            out_start,
+        });
+    }
+}
+
+/// The changes from an input of `src_len` bytes to an output of `out_len` bytes, given the
+/// stretches copied unchanged (in order): the complement of the copies, in order.
+pub fn splices(copies: &[Copy], src_len: usize, out_len: usize, into: &mut Vec<Splice>) {
+    into.clear();
+    let (mut src_at, mut out_at) = (0, 0);
+    for c in copies {
+        if c.src.0 > src_at || c.out_start > out_at {
+            into.push(Splice {
+                old: src_at..c.src.0,
+                new: out_at..c.out_start,
+            });
+        }
+        src_at = c.src.1;
+        out_at = c.out_start + (c.src.1 - c.src.0);
+    }
+    if src_len > src_at || out_len > out_at {
+        into.push(Splice {
+            old: src_at..src_len,
+            new: out_at..out_len,
+        });
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -324,5 +406,39 @@ mod tests {
         let c = Segments::chars("hé!".as_bytes().to_vec());
         assert_eq!(c.len(), 3);
         assert_eq!(c.render(&[1]), "é".as_bytes());
+    }
+
+    /// Splicing the recorded changes into the input gives the rendering back, for every subset
+    /// of a small program's tokens.
+    #[test]
+    fn recorded_splices_turn_the_input_into_the_rendering() {
+        let src = "  int  x = (y);\n\n  // c\nreturn(x);\n";
+        let t = toks(
+            src,
+            &[
+                "int", "x", "=", "(", "y", ")", ";", "// c", "return", "(", "x", ")", ";",
+            ],
+        );
+        let (mut out, mut copies, mut list) = (Vec::new(), Vec::new(), Vec::new());
+        for mask in 0u32..(1 << t.len()) {
+            let config: Vec<Unit> = (0..t.len() as Unit)
+                .filter(|&i| mask >> i & 1 == 1)
+                .collect();
+            t.render_recording(&config, &mut out, &mut copies);
+            assert_eq!(out, t.render(&config));
+            splices(&copies, t.src.len(), out.len(), &mut list);
+            let mut rebuilt = Vec::new();
+            let mut at = 0;
+            for s in &list {
+                rebuilt.extend_from_slice(&t.src[at..s.old.start]);
+                rebuilt.extend_from_slice(&out[s.new.clone()]);
+                at = s.old.end;
+            }
+            rebuilt.extend_from_slice(&t.src[at..]);
+            assert_eq!(rebuilt, out, "config {config:?}");
+            if config.len() == t.len() {
+                assert!(list.is_empty(), "keeping everything changes nothing");
+            }
+        }
     }
 }

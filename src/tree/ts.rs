@@ -6,7 +6,7 @@ use anyhow::{Context, Result};
 use tree_sitter::{Parser, Tree};
 
 use super::grammar::Grammar;
-use super::render::{TokenRules, Tokens};
+use super::render::{Splice, TokenRules, Tokens};
 use super::{Arena, Class, NONE, Node, NodeId};
 
 /// A parsed input: the arena, the tokens' byte spans, and how many ERROR/MISSING nodes it had.
@@ -69,6 +69,15 @@ pub fn count_errors(tree: &Tree) -> (usize, Option<usize>) {
 pub trait Reparse {
     /// ERROR + MISSING nodes (or the front end's equivalent); `None` if it cannot tell.
     fn errors(&mut self, src: &[u8]) -> Option<usize>;
+
+    /// Remembers `src` (a round's text) as the base of later [`Reparse::errors_edited`] calls.
+    fn set_base(&mut self, _src: &[u8]) {}
+
+    /// The errors of `src`, which is the base with `splices` made (in order, in the base's
+    /// coordinates), from a parse that may reuse the base's tree.
+    fn errors_edited(&mut self, src: &[u8], _splices: &[Splice]) -> Option<usize> {
+        self.errors(src)
+    }
 }
 
 impl Reparse for Parser {
