@@ -3,7 +3,7 @@
 #
 #   bench/jobs2.sh CASE_DIR...
 #
-# CASE_DIR holds input.c and test.sh (a prepared case of /work/shared/bench/cases, or a fixture
+# CASE_DIR holds input.c (or the file its input.name names) and test.sh (a prepared case of /work/shared/bench/cases, or a fixture
 # with interesting.sh). Prints a Markdown table: wall time and test runs at -j1 and -j2, the
 # speedup, the ratio of test runs, and whether both outputs are byte-identical.
 set -uo pipefail
@@ -21,10 +21,12 @@ run_one() { # case_dir jobs -> "wall tests test_seconds sha"
   w=$(mktemp -d "$work/$(basename "$dir").$jobs.XXXX")
   test=$dir/test.sh
   [ -f "$test" ] || test=$dir/interesting.sh
-  cp "$dir/input.c" "$w/input.c"
+  local input=input.c
+  [ -f "$dir/input.name" ] && input=$(cat "$dir/input.name")
+  cp "$dir/$input" "$w/$input"
   mkdir -p "$w/tmp"
-  (cd "$w" && "$bin" -q -j "$jobs" --temp-dir "$w/tmp" --stats-json "$w/stats.json" \
-      --test "$test" -o "$w/out.c" input.c) || { echo "reduce failed in $w" >&2; return 1; }
+  (cd "$w" && "$bin" -q -j "$jobs" --temp-dir "$w/tmp" --no-persistent-cache \
+      --stats-json "$w/stats.json" --test "$test" -o "$w/out.c" "$input") || { echo "reduce failed in $w" >&2; return 1; }
   echo "$(stat "$w/stats.json" wall_seconds) $(stat "$w/stats.json" tests) \
 $(stat "$w/stats.json" test_seconds) $(sha256sum "$w/out.c" | cut -c1-12)"
 }
