@@ -32,6 +32,7 @@ use crate::rewrite::pairs::BalancedPairs;
 use crate::rewrite::params::{ParamToGlobal, RemoveParameter};
 use crate::rewrite::pointers::PointerLevel;
 use crate::rewrite::rename::Rename;
+use crate::rewrite::returns::ReturnVoid;
 use crate::rewrite::shapes::Shapes;
 use crate::rewrite::smallest::Smallest;
 use crate::rewrite::subsets::WindowSubsets;
@@ -162,6 +163,9 @@ fn late_table() -> Vec<Box<dyn Pass>> {
         .collect();
     late.push(Box::new(WindowSubsets));
     late.push(Box::new(LocalToGlobal));
+    // a finishing touch: run early, a `void` function can no longer stand for a name the
+    // program uses as a value (lstrlib ended 2 tokens larger)
+    late.push(Box::new(ReturnVoid));
     late
 }
 
@@ -233,8 +237,14 @@ impl<'a> Driver<'a> {
         };
         if self.tester.best.len() > CLOSURE_MIN_BYTES {
             if !table.is_empty() {
-                self.measure("keep-closure", |d| d.closure(false))?;
-                self.measure("keep-closure-bodies", |d| d.closure(true))?;
+                self.measure("keep-closure", |d| d.closure(false, false))?;
+                self.measure("keep-closure-bodies", |d| d.closure(true, false))?;
+                // class members one by one only now: their search needs more roots (members
+                // the test needs without naming them: constructors, operators), which a
+                // smaller file pays for
+                if self.rewriter.as_ref().is_some_and(|r| r.1.member_lists) {
+                    self.measure("keep-closure-members", |d| d.closure(true, true))?;
+                }
             } else if self.schedule.rewrites && matches!(self.front, Front::Text) {
                 self.measure("keep-closure", Self::text_closure)?;
             }
@@ -412,14 +422,14 @@ impl<'a> Driver<'a> {
 
     /// Keep only the dependency closure of the fewest items the test needs (see
     /// [`KeepClosure`]): one binary search per needed item, each candidate closed under uses.
-    fn closure(&mut self, split_bodies: bool) -> Result<()> {
+    fn closure(&mut self, split_bodies: bool, members: bool) -> Result<()> {
         let src = self.tester.best.clone();
         let Some((parser, t)) = self.rewriter.as_mut() else {
             return Ok(());
         };
         let tree = ts::parse_tree(parser, &src)?;
         let errors = ts::count_errors(&tree).0;
-        let units = closure::units(&tree, &src, t, split_bodies);
+        let units = closure::units(&tree, &src, t, split_bodies, members);
         drop(tree);
         self.keep_closure(src, units, errors);
         Ok(())

@@ -38,6 +38,7 @@ pub const C: RewriteTable = RewriteTable {
     // tokens) instead of 52 (12): an unused prototype and definition go early and the run takes
     // another path to the warning
     declarations_are_uses: true,
+    member_lists: false,
     item_lists: &["translation_unit"],
     scopes: &["translation_unit"],
     using_declarations: &[],

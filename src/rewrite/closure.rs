@@ -14,7 +14,7 @@ use std::collections::{HashMap, HashSet};
 use tree_sitter::{Node, Tree};
 
 use super::debris::{debris, debris_declares};
-use super::names::{body_start, declared_nodes, names_in_node};
+use super::names::{body_start, declared_nodes, name_of, names_in_node};
 use super::table::RewriteTable;
 use super::{Edit, Hunk, text};
 use crate::reduce::closure::Deps;
@@ -35,48 +35,24 @@ pub struct Units {
 /// is two units: its head, and its body (which becomes `;`, so the head stays a declaration);
 /// nobody needs a body by name, so only the bodies the test needs stay. Bodies that a
 /// declaration cannot stand for (`constexpr`, a deduced `auto` type) stay with their heads.
-pub fn units(tree: &Tree, src: &[u8], t: &RewriteTable, split_bodies: bool) -> Units {
+/// With `members` (in a language with member lists), a class's members are units too (see
+/// [`push_class`]).
+pub fn units(
+    tree: &Tree,
+    src: &[u8],
+    t: &RewriteTable,
+    split_bodies: bool,
+    members: bool,
+) -> Units {
     let (items, heads, open) = leaf_items(tree, src, t);
     let mut b = Builder::default();
     let unit_ids: HashSet<usize> = items.iter().map(Node::id).collect();
     for item in items {
         let fixed = heads.contains(&item.id());
-        let split = split_bodies.then(|| body_of(item, src, t)).flatten();
-        let (mut used, mut declared) = (Vec::new(), Vec::new());
-        let skip = split.and_then(|s| s.body).map(|(body, _)| body.id());
-        names_of(item, skip, src, t, &mut |name, declaring| match declaring {
-            true => declared.push(b.intern(name)),
-            false => used.push(b.intern(name)),
-        });
-        let Some(Split {
-            body: Some((body, start)),
-        }) = split
-        else {
-            // an out-of-line member's definition: the class declares it, nobody needs it by name
-            if split.is_some() {
-                declared.clear();
-            }
-            b.push(
-                Edit::delete(item.start_byte(), item.end_byte()),
-                used,
-                declared,
-                fixed,
-            );
-            continue;
-        };
-        // the body uses what its head declares: it never stays without it
-        let mut body_uses = declared.clone();
-        names_of(body, None, src, t, &mut |name, _| {
-            body_uses.push(b.intern(name))
-        });
-        b.push(
-            Edit::delete(item.start_byte(), start),
-            used,
-            declared,
-            fixed,
-        );
-        let body_end = Edit::new(start, body.end_byte(), t.declaration_end.as_bytes());
-        b.push(body_end, body_uses, Vec::new(), false);
+        match class_body(item, t).filter(|_| members) {
+            Some(body) => push_class(&mut b, item, body, fixed, split_bodies, src, t),
+            None => push_item(&mut b, item, fixed, split_bodies, members, &[], src, t),
+        }
     }
     // what stays whatever happens (namespace heads, the parts of parse errors that are no
     // units) is one more unit, always kept and never deleted: what it names stays too; but a
@@ -110,6 +86,168 @@ pub fn units(tree: &Tree, src: &[u8], t: &RewriteTable, split_bodies: bool) -> U
         hunks: b.hunks,
         fixed: b.fixed,
     }
+}
+
+/// A class's members are units of their own: a member stays only if something kept names it
+/// (or the test needs it), so of libstdc++'s `basic_string` only the members a program uses
+/// stay, with what they use. The class is a unit too (its whole text), declares its name, and
+/// every member uses that name, so a member never stays without its class. Constructors and
+/// destructors, named like the class, declare nothing: the class's users do not need them all.
+fn push_class<'s>(
+    b: &mut Builder<'s>,
+    item: Node,
+    body: Node,
+    fixed: bool,
+    split_bodies: bool,
+    src: &'s [u8],
+    t: &RewriteTable,
+) {
+    let mut cursor = body.walk();
+    let members: Vec<Node> = body
+        .named_children(&mut cursor)
+        .filter(|m| is_member(*m, t))
+        .collect();
+    let mut skip: Vec<usize> = members.iter().map(Node::id).collect();
+    skip.sort_unstable();
+    let (mut used, mut declared) = (Vec::new(), Vec::new());
+    names_of(
+        item,
+        &skip,
+        src,
+        t,
+        &mut |name, declaring| match declaring {
+            true => declared.push(b.intern(name)),
+            false => used.push(b.intern(name)),
+        },
+    );
+    let own: Vec<u32> = wrapped(item, t)
+        .and_then(|c| name_of(c, t))
+        .map(|n| b.intern(text(n, src)))
+        .into_iter()
+        .collect();
+    b.push(
+        Edit::delete(item.start_byte(), item.end_byte()),
+        used,
+        declared,
+        fixed,
+    );
+    for m in members {
+        push_item(b, m, false, split_bodies, true, &own, src, t);
+    }
+}
+
+/// A member of a class body that can go on its own: a declaration of some kind, whole, not a
+/// parse error (access specifiers, `static_assert`s and fragments stay with the class).
+fn is_member(m: Node, t: &RewriteTable) -> bool {
+    (t.declarations.contains(&m.kind())
+        || t.item_wrappers.contains(&m.kind())
+        || matches!(
+            m.kind(),
+            "field_declaration" | "friend_declaration" | "using_declaration"
+        ))
+        && !m.has_error()
+        && complete(m)
+}
+
+/// The body of a class (through `template<..>`) whose members become units, in a language
+/// that has member lists.
+fn class_body<'t>(item: Node<'t>, t: &RewriteTable) -> Option<Node<'t>> {
+    let class = wrapped(item, t)?;
+    if !t.member_lists || !matches!(class.kind(), "class_specifier" | "struct_specifier") {
+        return None;
+    }
+    name_of(class, t)?;
+    class
+        .child_by_field_name(t.body_field)
+        .filter(|b| b.kind() == "field_declaration_list" && !b.has_error())
+}
+
+/// One item's units: the item, or (with `split_bodies`, for a function definition) its head
+/// and its body. `owner`: names every unit of it uses besides its own (its class's); an owner's
+/// name is never declared by the item (a constructor).
+#[allow(clippy::too_many_arguments)]
+fn push_item<'s>(
+    b: &mut Builder<'s>,
+    item: Node,
+    fixed: bool,
+    split_bodies: bool,
+    members: bool,
+    owner: &[u32],
+    src: &'s [u8],
+    t: &RewriteTable,
+) {
+    let split = split_bodies.then(|| body_of(item, src, t)).flatten();
+    let (mut used, mut declared) = (owner.to_vec(), Vec::new());
+    let skip: Vec<usize> = split
+        .and_then(|s| s.body)
+        .map(|(body, _)| body.id())
+        .into_iter()
+        .collect();
+    names_of(
+        item,
+        &skip,
+        src,
+        t,
+        &mut |name, declaring| match declaring {
+            true => declared.push(b.intern(name)),
+            false => used.push(b.intern(name)),
+        },
+    );
+    declared.retain(|d| !owner.contains(d));
+    // an out-of-line member (`int W::g() {..}`, `int W::x = 1;`) needs the declaration in its
+    // class when the class's members are units: it uses the name it defines
+    if members && defines_a_member(item, t) {
+        used.append(&mut declared);
+    }
+    let Some(Split {
+        body: Some((body, start)),
+    }) = split
+    else {
+        // an out-of-line member's definition: its class declares it, nobody needs it by name
+        if split.is_some() {
+            declared.clear();
+        }
+        b.push(
+            Edit::delete(item.start_byte(), item.end_byte()),
+            used,
+            declared,
+            fixed,
+        );
+        return;
+    };
+    // the body uses what its head declares: it never stays without it
+    let mut body_uses = declared.clone();
+    body_uses.extend_from_slice(owner);
+    names_of(body, &[], src, t, &mut |name, _| {
+        body_uses.push(b.intern(name))
+    });
+    b.push(
+        Edit::delete(item.start_byte(), start),
+        used,
+        declared,
+        fixed,
+    );
+    let body_end = Edit::new(start, body.end_byte(), t.declaration_end.as_bytes());
+    b.push(body_end, body_uses, Vec::new(), false);
+}
+
+/// Whether the item (through templates) defines a member out of line: its declarator's name
+/// is qualified (`W::g`).
+fn defines_a_member(item: Node, t: &RewriteTable) -> bool {
+    let Some(mut d) = wrapped(item, t).and_then(|f| f.child_by_field_name(t.declarator_field))
+    else {
+        return false;
+    };
+    for _ in 0..64 {
+        if t.qualified_names.contains(&d.kind()) {
+            return true;
+        }
+        match d.child_by_field_name(t.declarator_field) {
+            Some(inner) => d = inner,
+            None => return false,
+        }
+    }
+    false
 }
 
 /// The units as they are found, with names interned.
@@ -205,12 +343,13 @@ fn body_of<'t>(item: Node<'t>, src: &[u8], t: &RewriteTable) -> Option<Split<'t>
     })
 }
 
-/// Calls `f(name, declares)` for every name `item` declares and every name it uses. An operator
+/// Calls `f(name, declares)` for every name `item` declares and every name it uses, outside
+/// the nodes of `skip` (sorted ids). An operator
 /// overload also "declares" the types of its parameters: whoever uses such a type may use the
 /// operator without naming it.
 fn names_of<'s>(
     item: Node,
-    skip: Option<usize>,
+    skip: &[usize],
     src: &'s [u8],
     t: &RewriteTable,
     f: &mut dyn FnMut(&'s [u8], bool),
@@ -229,7 +368,7 @@ fn names_of<'s>(
     }
     let mut stack = vec![item];
     while let Some(n) = stack.pop() {
-        if Some(n.id()) == skip {
+        if skip.binary_search(&n.id()).is_ok() {
             continue;
         }
         if !sites.contains(&n.id()) {
@@ -430,11 +569,22 @@ mod tests {
 
     /// Reduces `src` with the closure pass under a test that wants `needle` in the text.
     fn keep(src: &str, t: &RewriteTable, tree: &Tree, needle: &str) -> String {
-        keep_split(src, t, tree, needle, false)
+        keep_with(src, t, tree, needle, false, false)
     }
 
     fn keep_split(src: &str, t: &RewriteTable, tree: &Tree, needle: &str, split: bool) -> String {
-        let u = units(tree, src.as_bytes(), t, split);
+        keep_with(src, t, tree, needle, split, false)
+    }
+
+    fn keep_with(
+        src: &str,
+        t: &RewriteTable,
+        tree: &Tree,
+        needle: &str,
+        split: bool,
+        members: bool,
+    ) -> String {
+        let u = units(tree, src.as_bytes(), t, split, members);
         let mut space = EditSpace::new(src.as_bytes().to_vec());
         space.next_layer(&[], u.hunks);
         let mut policy = KeepClosure::new(Rc::new(u.deps), 8).with_roots(u.fixed);
@@ -469,7 +619,7 @@ mod tests {
         // tree-sitter-c reads the stray `}` as an item of its own
         let src = "int a;\n}\nint b;\nint bug;\n";
         let tree = parse(src);
-        let u = units(&tree, src.as_bytes(), &C, false);
+        let u = units(&tree, src.as_bytes(), &C, false, false);
         assert_eq!(u.hunks.len(), 4, "{:?}", tree.root_node().to_sexp());
         let out = keep(src, &C, &tree, "bug");
         assert!(
@@ -536,17 +686,38 @@ mod tests {
         let src =
             "constexpr int k() { return 1; }\nauto d() { return 2; }\nint f() { return 3; }\n";
         let tree = parse_cpp(src);
-        let u = units(&tree, src.as_bytes(), &CPP, true);
+        let u = units(&tree, src.as_bytes(), &CPP, true, false);
         assert_eq!(u.hunks.len(), 5, "{:?}", u.hunks);
     }
 
     #[test]
-    fn an_out_of_line_member_goes_whole_and_only_when_needed() {
+    fn an_out_of_line_member_goes_whole_and_keeps_its_declaration() {
         let src = "struct W { int f(); int g(); };\nint W::f() { return 1; }\nint W::g() { return 2; }\nint bug(W w) { return w.f() + w.g(); }\n";
         let out = keep_split(src, &CPP, &parse_cpp(src), "return 2;", true);
         assert!(out.contains("int W::g() { return 2; }"), "{out}");
         assert!(!out.contains("W::f()") && !out.contains("bug"), "{out}");
         assert!(out.contains("struct W { int f(); int g(); };"), "{out}");
+        // with the members opened, the member it defines stays in the class, the other goes
+        let out = keep_with(src, &CPP, &parse_cpp(src), "return 2;", true, true);
+        assert!(
+            out.contains("int g();") && !out.contains("int f();"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn class_members_stay_only_when_something_kept_names_them() {
+        let src = "template<class T> class basic_string { public: basic_string(); ~basic_string(); int size() const { return n; } int append(T c) { return grow(c); } int grow(T c); int n; };\nint bug(basic_string<char> &s) { return s.size(); }\n";
+        let out = keep_with(src, &CPP, &parse_cpp(src), "int bug", false, true);
+        // what `bug` names stays, with what that uses; the rest of the class goes
+        assert!(out.contains("int size() const { return n; }"), "{out}");
+        assert!(out.contains("int n;") && out.contains("public:"), "{out}");
+        assert!(!out.contains("append") && !out.contains("grow"), "{out}");
+        assert!(!out.contains("basic_string()"), "{out}");
+        // in C, structs stay whole (the field passes take them apart)
+        let src = "struct s { int a; int b; };\nint bug(struct s *p) { return p->a; }\n";
+        let out = keep_with(src, &C, &parse(src), "int bug", false, true);
+        assert!(out.contains("struct s { int a; int b; };"), "{out}");
     }
 
     #[test]
@@ -563,7 +734,7 @@ mod tests {
         // its statements are no units either
         let src = "struct s { int a; };\nint f(int x) { do { x++; } while (false); return x;\n";
         let tree = parse_cpp(src);
-        let u = units(&tree, src.as_bytes(), &CPP, false);
+        let u = units(&tree, src.as_bytes(), &CPP, false, false);
         let texts: Vec<&str> = u
             .hunks
             .iter()

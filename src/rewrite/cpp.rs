@@ -25,6 +25,7 @@ pub const CPP: RewriteTable = RewriteTable {
         "new_expression",
         "lambda_expression",
         "identifier",
+        "qualified_identifier",
     ],
     // `std::x` uses `std` and `x`; `~T` names `T` through its identifier
     names: &[
@@ -51,6 +52,7 @@ pub const CPP: RewriteTable = RewriteTable {
     // a member declared in its class and defined out of line (`int S::f() {..}`), a template
     // declared before its definition: each would keep the other alive
     declarations_are_uses: false,
+    member_lists: true,
     item_lists: &[
         "translation_unit",
         "declaration_list",

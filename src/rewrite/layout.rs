@@ -171,7 +171,8 @@ fn spaced(a: Node, b: Node, src: &[u8], t: &RewriteTable) -> bool {
         return y != b"(";
     }
     if y == b"(" {
-        return t.keywords_before_paren.contains(&a.kind());
+        // `while (`, `a && (b)`; not `f(`
+        return t.keywords_before_paren.contains(&a.kind()) || binary(a);
     }
     let word = x
         .last()
@@ -228,6 +229,11 @@ mod tests {
         assert_eq!(
             laid_out("int f(int a,int b){if(a<b){return a+b;}else return -a;}"),
             "int f(int a, int b) {\n    if (a < b) {\n        return a + b;\n    } else return -a;\n}\n"
+        );
+        // an operator before a parenthesis is still an operator
+        assert_eq!(
+            laid_out("int g(int i,int c){while(i&&(c=0));return c*(i);}"),
+            "int g(int i, int c) {\n    while (i && (c = 0));\n    return c * (i);\n}\n"
         );
     }
 

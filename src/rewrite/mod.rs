@@ -27,6 +27,7 @@ pub mod pairs;
 pub mod params;
 pub mod pointers;
 pub mod rename;
+pub mod returns;
 pub mod shapes;
 pub mod sigils;
 pub mod smallest;
@@ -252,12 +253,16 @@ impl EditSpace {
         self.render_sorted(edits.into_iter(), out)
     }
 
-    /// Applies disjoint edits sorted by start.
+    /// Applies disjoint edits sorted by start; an edit inside one already made (a class
+    /// member's, when the keep-closure pass deletes the class) is part of it.
     fn render_sorted<'e>(&self, edits: impl Iterator<Item = &'e Edit>, out: &mut Vec<u8>) {
         out.clear();
         let (mut pos, mut seam) = (0usize, false);
         for edit in edits {
             let (start, end) = (edit.start as usize, edit.end as usize);
+            if start < pos && end <= pos {
+                continue;
+            }
             push(out, &self.src[pos.min(start)..start], &mut seam);
             seam = true;
             push(out, &edit.with, &mut seam);

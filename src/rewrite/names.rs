@@ -291,7 +291,7 @@ pub(super) fn declared_nodes<'t>(item: Node<'t>, t: &RewriteTable) -> Vec<Node<'
 }
 
 /// The name node of a named item: its `name` field, through `a::b` and `X<T>` to the name.
-fn name_of<'t>(item: Node<'t>, t: &RewriteTable) -> Option<Node<'t>> {
+pub(super) fn name_of<'t>(item: Node<'t>, t: &RewriteTable) -> Option<Node<'t>> {
     last_name(item.child_by_field_name(t.name_field)?, t)
 }
 

@@ -91,7 +91,8 @@ fn alternatives(n: Node, src: &[u8], t: &RewriteTable, out: &mut Vec<Edit>) {
 }
 
 /// Expressions are replaced in value positions only: not a callee's name, a declarator or the
-/// field of `a.b`, where `0` can never compile; a bare name only where a value goes.
+/// field of `a.b`, where `0` can never compile; a bare name (`n`, C++'s `A::n`) only where a
+/// value goes (an array's size is one).
 fn is_expression_slot(n: Node, t: &RewriteTable) -> bool {
     let Some(parent) = n.parent() else {
         return false;
@@ -99,11 +100,13 @@ fn is_expression_slot(n: Node, t: &RewriteTable) -> bool {
     let is = |field: &str| !field.is_empty() && parent.child_by_field_name(field) == Some(n);
     let pk = parent.kind();
     let name_in_value_slot = pk.ends_with("expression")
-        || matches!(pk, "argument_list" | "return_statement" | "init_declarator");
+        || matches!(pk, "argument_list" | "return_statement" | "init_declarator")
+        || pk == "array_declarator" && is("size");
+    let name = matches!(n.kind(), "identifier" | "qualified_identifier");
     !(pk == t.call && is(t.function_field)
         || is(t.declarator_field)
         || pk == "field_expression" && is("field")
-        || n.kind() == "identifier" && !name_in_value_slot)
+        || name && !name_in_value_slot)
 }
 
 #[cfg(test)]
@@ -147,6 +150,25 @@ mod tests {
         assert!(
             !replaced.contains(&"g") && !replaced.contains(&"f"),
             "{replaced:?}"
+        );
+    }
+
+    #[test]
+    fn a_cpp_qualified_name_is_zero_where_a_value_goes() {
+        let src = "struct V { static int k; };\nV::T x;\nvoid f(char *p) { char buf[V::k]; g(V::k, p - buf); }\nint V::k;\n";
+        let tree = crate::rewrite::tests::parse_cpp(src);
+        let edits = Smallest.edits(&tree, src.as_bytes(), &crate::rewrite::cpp::CPP);
+        let zeroed: Vec<usize> = edits
+            .iter()
+            .filter(|e| &*e.with == b"0" && &src[e.start as usize..e.end as usize] == "V::k")
+            .map(|e| e.start as usize)
+            .collect();
+        // the array size and the argument; not the definition `int V::k;`
+        assert_eq!(zeroed.len(), 2, "{edits:?}");
+        assert!(
+            edits
+                .iter()
+                .all(|e| &src[e.start as usize..e.end as usize] != "V::T")
         );
     }
 

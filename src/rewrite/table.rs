@@ -57,6 +57,9 @@ pub struct RewriteTable {
     /// Whether the place that declares a name counts as a use of it for the unreferenced pass
     /// (then a prototype keeps its definition alive, and the other way round).
     pub declarations_are_uses: bool,
+    /// Whether class bodies (`field_declaration_list`) are opened by the keep-closure pass:
+    /// each member a unit that needs its class (C++, where libstdc++ classes are huge).
+    pub member_lists: bool,
     /// Function definitions, their body field, and the field naming a declarator.
     pub function_definition: &'static str,
     pub body_field: &'static str,
@@ -142,6 +145,7 @@ impl RewriteTable {
         item_wrappers: &[],
         initializer_list: None,
         declarations_are_uses: false,
+        member_lists: false,
         function_definition: "",
         body_field: "",
         declarator_field: "",
