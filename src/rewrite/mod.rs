@@ -249,7 +249,8 @@ impl EditSpace {
             return self.render_sorted(self.fixed.iter(), out);
         }
         edits.extend(&self.fixed);
-        edits.sort_unstable_by_key(|e| e.start);
+        // at one start, insertions first, then the longest: an edit inside it is part of it
+        edits.sort_unstable_by_key(|e| (e.start, e.end != e.start, std::cmp::Reverse(e.end)));
         self.render_sorted(edits.into_iter(), out)
     }
 
@@ -260,7 +261,7 @@ impl EditSpace {
         let (mut pos, mut seam) = (0usize, false);
         for edit in edits {
             let (start, end) = (edit.start as usize, edit.end as usize);
-            if start < pos && end <= pos {
+            if start < end && start < pos && end <= pos {
                 continue;
             }
             push(out, &self.src[pos.min(start)..start], &mut seam);

@@ -5,6 +5,13 @@
 //! `%struct.T` in `%struct.T = type {..}`, `#0` in `attributes #0 = {..}`) and uses every other
 //! sigil name in it. Names nobody declares (a function's `%0`) link nothing. Blank lines stay,
 //! and so do the items that declare nothing (`target datalayout = ".."`): they stay fixed.
+//!
+//! A function definition (`define .. @f(..) .. {` to `}`) is two units, as C functions are in
+//! the split run of the C pass: the whole item, which declares `@f` and uses what its first line
+//! names, and its body, which uses `@f` and what the body names: without it the item becomes
+//! `declare .. @f(..) ..` (no linkage such as `internal`, which declarations cannot have, no
+//! `comdat`). So a table of function pointers keeps only declarations of the functions it
+//! lists, where it used to keep every body and all they reach.
 
 use std::collections::HashMap;
 
@@ -38,16 +45,38 @@ pub fn units(src: &[u8]) -> Option<Units> {
                 false => used.push(intern(&mut ids, name)),
             }
         }
-        used.sort_unstable();
-        used.dedup();
         declaring += usize::from(!decl.is_empty());
         // an item that declares nothing (`target datalayout = ".."`) may set up the whole
         // file: it stays (a comment line does not)
         if decl.is_empty() && src[start] != b';' {
             fixed.push(hunks.len() as u32);
         }
+        let declaration = declaration_of(&src[start..first_line_end]).filter(|_| !decl.is_empty());
+        if let Some(declaration) = declaration {
+            // the head uses what its first line names; the body the rest, and the head
+            let (mut head, mut body) = (Vec::new(), decl.clone());
+            for (i, &(at, name)) in names.iter().enumerate() {
+                if Some(i) != declared {
+                    let side = if at < first_line_end {
+                        &mut head
+                    } else {
+                        &mut body
+                    };
+                    side.push(intern(&mut ids, name));
+                }
+            }
+            hunks.push(vec![Edit::delete(start, end)]);
+            uses.push(sorted(head));
+            declares.push(decl.clone());
+            let mut with = declaration;
+            with.push(b'\n');
+            hunks.push(vec![Edit::new(start, end, &with)]);
+            uses.push(sorted(body));
+            declares.push(Vec::new());
+            continue;
+        }
         hunks.push(vec![Edit::delete(start, end)]);
-        uses.push(used);
+        uses.push(sorted(used));
         declares.push(decl);
     }
     if declaring < MIN_DECLARING_ITEMS {
@@ -58,6 +87,41 @@ pub fn units(src: &[u8]) -> Option<Units> {
         hunks,
         fixed,
     })
+}
+
+fn sorted(mut v: Vec<u32>) -> Vec<u32> {
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// Linkage words a declaration cannot have.
+const DEFINITION_ONLY: &[&[u8]] = &[
+    b"private",
+    b"internal",
+    b"available_externally",
+    b"linkonce",
+    b"weak",
+    b"common",
+    b"appending",
+    b"linkonce_odr",
+    b"weak_odr",
+];
+
+/// `define internal i32 @f(ptr %p) #0 comdat {` -> `declare i32 @f(ptr %p) #0`; `None` when
+/// `line` is no one-line function head.
+fn declaration_of(line: &[u8]) -> Option<Vec<u8>> {
+    let rest = line.strip_prefix(b"define ")?;
+    let rest = rest.trim_ascii_end().strip_suffix(b"{")?;
+    let mut out = b"declare".to_vec();
+    for w in rest.split(|&c| c == b' ').filter(|w| !w.is_empty()) {
+        if DEFINITION_ONLY.contains(&w) || w == b"comdat" || w.starts_with(b"comdat(") {
+            continue;
+        }
+        out.push(b' ');
+        out.extend_from_slice(w);
+    }
+    Some(out)
 }
 
 fn intern<'s>(ids: &mut HashMap<&'s [u8], u32>, name: &'s [u8]) -> u32 {
@@ -175,7 +239,9 @@ mod tests {
             "%struct.S = type",
             "@.str",
             "declare i32 @puts",
-            "define i32 @helper",
+            "define i32 @main",
+            // nothing needs its body: a declaration stands for it
+            "declare i32 @helper(ptr %s) #0\n",
         ] {
             assert!(out.contains(kept), "{kept} in {out}");
         }
@@ -192,6 +258,16 @@ mod tests {
         let out = keep(IR, "define i32 @helper");
         assert!(!out.contains("@main") && !out.contains("@puts"), "{out}");
         assert!(out.contains("attributes #0"), "{out}");
+    }
+
+    #[test]
+    fn a_declaration_has_no_linkage_and_no_comdat() {
+        let d = declaration_of(b"define internal fastcc i32 @f(ptr noundef %0) #3 comdat {");
+        assert_eq!(
+            d.as_deref(),
+            Some(&b"declare fastcc i32 @f(ptr noundef %0) #3"[..])
+        );
+        assert!(declaration_of(b"@g = internal global i32 0").is_none());
     }
 
     #[test]
