@@ -1,13 +1,72 @@
-//! The prefilter's re-parse, incremental: a candidate is the round's text with some stretches
+//! The prefilter's question, "does this candidate parse worse?" ([`Reparse`]), and its
+//! incremental answer for tree-sitter grammars: a candidate is the round's text with some stretches
 //! changed (deletions, and what the renderer writes across them), so tree-sitter re-parses
 //! only around those changes, reusing the rest of the round's tree. The base is fixed for a
 //! round, so the answer is a function of the round's text and the candidate alone, never of
 //! which candidates were parsed before (results stay the same for every `-j`).
 
+use anyhow::{Context, Result};
 use tree_sitter::{InputEdit, Parser, Point, Tree};
 
 use super::render::Splice;
-use super::ts::{Reparse, count_errors, parse_tree};
+
+/// Parses `src` from scratch.
+pub fn parse_tree(parser: &mut Parser, src: &[u8]) -> Result<Tree> {
+    parser
+        .parse(src, None)
+        .context("tree-sitter returned no tree (parser cancelled or no language)")
+}
+
+/// ERROR and MISSING nodes in the tree, and where the first one starts.
+pub fn count_errors(tree: &Tree) -> (usize, Option<usize>) {
+    let root = tree.root_node();
+    if !root.has_error() {
+        return (0, None);
+    }
+    let mut count = 0;
+    let mut first = None;
+    let mut cursor = tree.walk();
+    loop {
+        let node = cursor.node();
+        if node.is_error() || node.is_missing() {
+            count += 1;
+            first.get_or_insert(node.start_byte());
+        }
+        if node.has_error() && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return (count, first);
+            }
+        }
+    }
+}
+
+/// Re-parses a candidate and counts its errors: the prefilter's question.
+pub trait Reparse {
+    /// ERROR + MISSING nodes (or the front end's equivalent); `None` if it cannot tell.
+    fn errors(&mut self, src: &[u8]) -> Option<usize>;
+
+    /// Remembers `src` (a round's text) as the base of later [`Reparse::errors_edited`] calls.
+    fn set_base(&mut self, _src: &[u8]) {}
+
+    /// The errors of `src`, which is the base with `splices` made (in order, in the base's
+    /// coordinates), from a parse that may reuse the base's tree.
+    fn errors_edited(&mut self, src: &[u8], _splices: &[Splice]) -> Option<usize> {
+        self.errors(src)
+    }
+}
+
+impl Reparse for Parser {
+    fn errors(&mut self, src: &[u8]) -> Option<usize> {
+        let tree = parse_tree(self, src).ok()?;
+        Some(count_errors(&tree).0)
+    }
+}
 
 /// Above this many changes a candidate is parsed from scratch: editing the old tree that many
 /// times costs more than the reuse saves. So is a candidate less than half the base's size
