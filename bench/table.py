@@ -10,7 +10,7 @@ rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
 latest = {}
 for r in rows:
     latest[(r["case"], r["tool"])] = r
-order = ["reduce", "reduce-j1", "reduce-deletion", "reduce-ddmin", "creduce", "cvise", "treereduce-c", "treereduce-rust"]
+order = ["reduce", "reduce-j1", "reduce-deletion", "reduce-ddmin", "reduce-rename", "creduce", "cvise", "treereduce-c", "treereduce-rust"]
 rows = sorted(latest.values(), key=lambda r: (r["case"], order.index(r["tool"]) if r["tool"] in order else 99))
 print("# Benchmark results\n")
 print("Produced by `bench/bench.sh`, one run at a time on a 2-core machine: `reduce` is "
@@ -37,6 +37,17 @@ for case, tools in by_case.items():
         same = tools["reduce"]["sha"] == tools["reduce-j1"]["sha"]
         print(f"- {case}: default -j and -j1 outputs are "
               f"{'byte-identical' if same else 'DIFFERENT'} (sha {tools['reduce']['sha']})")
+
+renamed = [(case, tools) for case, tools in by_case.items() if "reduce-rename" in tools]
+if renamed:
+    print("\n## Bytes with short names\n")
+    print("C-Reduce renames identifiers; `reduce` does only with `--rename` (`reduce-rename`), "
+          "C-Vise not by default. Final bytes:\n")
+    print("| case | reduce | reduce --rename | C-Reduce | C-Vise |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for case, tools in renamed:
+        cell = lambda t: tools[t]["final_bytes"] + (" (capped)" if tools[t]["exit"] == "124" else "") if t in tools else "-"
+        print(f"| {case} | {cell('reduce')} | {cell('reduce-rename')} | {cell('creduce')} | {cell('cvise')} |")
 
 stats_dir = os.path.join(os.path.dirname(os.path.abspath(sys.argv[1])), "stats")
 
