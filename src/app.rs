@@ -15,10 +15,10 @@ use crate::exit::{FailureKind, fail};
 use crate::oracle::ScriptConfig;
 use crate::paths::{Role, check_distinct, parent_of, probe_writable, resolve_new};
 use crate::pool::Pool;
-use crate::progress::{Progress, percent_text};
+use crate::progress::Progress;
 use crate::runlock::RunLock;
 use crate::sink::{FileMeta, Sink, SinkPlan, backup_path};
-use crate::stats::{Record, count_lines};
+use crate::stats::{Record, count_lines, summary};
 use crate::tester::{Stop, Tester};
 use crate::tree::front::Front;
 
@@ -566,43 +566,6 @@ impl Session {
         }
         Ok(())
     }
-}
-
-/// The end-of-run summary, two or three lines.
-pub fn summary(r: &Record) -> String {
-    let s = &r.stats;
-    let tokens = match (r.original_tokens, r.final_tokens) {
-        (Some(a), Some(b)) => format!(", {a} -> {b} tokens"),
-        _ => String::new(),
-    };
-    let mut extra = vec![format!("{} interesting", s.interesting)];
-    extra.push(format!("{} timed out", s.timeouts));
-    extra.push(format!("{} from cache", s.cache_hits));
-    if r.algo == "hdd" || r.algo == "perses" {
-        extra.push(format!("{} skipped by the parse prefilter", s.pruned));
-    }
-    let mut out = format!(
-        "reduce: {} {}: {} -> {} bytes ({}% removed), {} -> {} lines{tokens}\nreduce: {} test runs ({}) in {:.1}s, {} round(s)",
-        r.algo,
-        r.completion.replace('_', "-"),
-        r.original_bytes,
-        r.final_bytes,
-        percent_text(r.original_bytes, r.final_bytes),
-        r.original_lines,
-        r.final_lines,
-        s.tests,
-        extra.join(", "),
-        r.wall_seconds,
-        r.rounds
-    );
-    match (&r.output, &r.backup) {
-        (Some(o), Some(b)) => {
-            out.push_str(&format!("\nreduce: result in {o}, original kept as {b}"))
-        }
-        (Some(o), None) => out.push_str(&format!("\nreduce: result in {o}")),
-        _ => out.push_str("\nreduce: result written to stdout"),
-    }
-    out
 }
 
 /// Below this, the original's test is run a second time to catch flaky tests.

@@ -2,6 +2,8 @@
 
 use serde::Serialize;
 
+use crate::progress::percent_text;
+
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Stats {
     /// Runs of the test script (the check of the original included).
@@ -70,4 +72,41 @@ pub struct FileSizes {
 pub fn count_lines(bytes: &[u8]) -> usize {
     let newlines = bytes.iter().filter(|&&b| b == b'\n').count();
     newlines + usize::from(!bytes.is_empty() && !bytes.ends_with(b"\n"))
+}
+
+/// The end-of-run summary, two or three lines.
+pub fn summary(r: &Record) -> String {
+    let s = &r.stats;
+    let tokens = match (r.original_tokens, r.final_tokens) {
+        (Some(a), Some(b)) => format!(", {a} -> {b} tokens"),
+        _ => String::new(),
+    };
+    let mut extra = vec![format!("{} interesting", s.interesting)];
+    extra.push(format!("{} timed out", s.timeouts));
+    extra.push(format!("{} from cache", s.cache_hits));
+    if r.algo == "hdd" || r.algo == "perses" {
+        extra.push(format!("{} skipped by the parse prefilter", s.pruned));
+    }
+    let mut out = format!(
+        "reduce: {} {}: {} -> {} bytes ({}% removed), {} -> {} lines{tokens}\nreduce: {} test runs ({}) in {:.1}s, {} round(s)",
+        r.algo,
+        r.completion.replace('_', "-"),
+        r.original_bytes,
+        r.final_bytes,
+        percent_text(r.original_bytes, r.final_bytes),
+        r.original_lines,
+        r.final_lines,
+        s.tests,
+        extra.join(", "),
+        r.wall_seconds,
+        r.rounds
+    );
+    match (&r.output, &r.backup) {
+        (Some(o), Some(b)) => {
+            out.push_str(&format!("\nreduce: result in {o}, original kept as {b}"))
+        }
+        (Some(o), None) => out.push_str(&format!("\nreduce: result in {o}")),
+        _ => out.push_str("\nreduce: result written to stdout"),
+    }
+    out
 }
