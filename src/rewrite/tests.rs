@@ -80,6 +80,30 @@ fn a_replacement_never_glues_to_its_neighbours() {
     assert_eq!(space.render(&[]), b"a - -b");
 }
 
+/// The closure passes' units nest (a class and its members, an IR function and its body): an
+/// edit inside one that is made is part of it, whichever comes first in the layer; an insertion
+/// where a deletion starts stays in front of it.
+#[test]
+fn an_edit_inside_a_made_one_is_part_of_it() {
+    let src = b"define i32 @f() {\n  ret i32 0\n}\nrest".to_vec();
+    let mut space = EditSpace::new(src.clone());
+    space.next_layer(
+        &[],
+        vec![
+            vec![Edit::new(0, 32, b"declare i32 @f()\n")],
+            vec![Edit::delete(0, 32)],
+            vec![Edit::delete(18, 30)],
+            vec![Edit::new(0, 0, b"X")],
+        ],
+    );
+    assert_eq!(space.render(&[1, 2, 3]), b"declare i32 @f()\nrest");
+    assert_eq!(space.render(&[0, 2, 3]), b"rest");
+    assert_eq!(space.render(&[2, 3]), b"rest");
+    assert_eq!(space.render(&[0, 1, 3]), b"define i32 @f() {\n}\nrest");
+    assert_eq!(space.render(&[0, 2]), b"Xrest");
+    assert_eq!(space.render(&space.all_units()), src);
+}
+
 #[test]
 fn later_layers_drop_edits_that_overlap_committed_ones() {
     let src = "int f() { return (a + b); }";
