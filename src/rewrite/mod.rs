@@ -249,8 +249,12 @@ impl EditSpace {
             return self.render_sorted(self.fixed.iter(), out);
         }
         edits.extend(&self.fixed);
-        // at one start, insertions first, then the longest: an edit inside it is part of it
-        edits.sort_unstable_by_key(|e| (e.start, e.end != e.start, std::cmp::Reverse(e.end)));
+        // at one start, insertions first, then the longest (a deletion before a replacement
+        // of the same stretch): an edit inside one made is part of it
+        edits.sort_unstable_by_key(|e| {
+            let insertion = e.end == e.start;
+            (e.start, !insertion, std::cmp::Reverse(e.end), e.with.len())
+        });
         self.render_sorted(edits.into_iter(), out)
     }
 

@@ -68,9 +68,9 @@ pub fn units(src: &[u8]) -> Option<Units> {
             hunks.push(vec![Edit::delete(start, end)]);
             uses.push(sorted(head));
             declares.push(decl.clone());
-            let mut with = declaration;
-            with.push(b'\n');
-            hunks.push(vec![Edit::new(start, end, &with)]);
+            // short of the item's last byte (its newline), so that the item's deletion, which
+            // is longer, contains it
+            hunks.push(vec![Edit::new(start, end - 1, &declaration)]);
             uses.push(sorted(body));
             declares.push(Vec::new());
             continue;
