@@ -109,17 +109,7 @@ fn push_class<'s>(
         .collect();
     let mut skip: Vec<usize> = members.iter().map(Node::id).collect();
     skip.sort_unstable();
-    let (mut used, mut declared) = (Vec::new(), Vec::new());
-    names_of(
-        item,
-        &skip,
-        src,
-        t,
-        &mut |name, declaring| match declaring {
-            true => declared.push(b.intern(name)),
-            false => used.push(b.intern(name)),
-        },
-    );
+    let (used, declared) = b.names(item, &skip, src, t);
     let own: Vec<u32> = wrapped(item, t)
         .and_then(|c| name_of(c, t))
         .map(|n| b.intern(text(n, src)))
@@ -177,22 +167,13 @@ fn push_item<'s>(
     t: &RewriteTable,
 ) {
     let split = split_bodies.then(|| body_of(item, src, t)).flatten();
-    let (mut used, mut declared) = (owner.to_vec(), Vec::new());
     let skip: Vec<usize> = split
         .and_then(|s| s.body)
         .map(|(body, _)| body.id())
         .into_iter()
         .collect();
-    names_of(
-        item,
-        &skip,
-        src,
-        t,
-        &mut |name, declaring| match declaring {
-            true => declared.push(b.intern(name)),
-            false => used.push(b.intern(name)),
-        },
-    );
+    let (mut used, mut declared) = b.names(item, &skip, src, t);
+    used.extend_from_slice(owner);
     declared.retain(|d| !owner.contains(d));
     // an out-of-line member (`int W::g() {..}`, `int W::x = 1;`) needs the declaration in its
     // class when the class's members are units: it uses the name it defines
@@ -264,6 +245,22 @@ impl<'s> Builder<'s> {
     fn intern(&mut self, name: &'s [u8]) -> u32 {
         let next = self.ids.len() as u32;
         *self.ids.entry(name).or_insert(next)
+    }
+
+    /// The names `item` uses and declares (see [`names_of`]), interned.
+    fn names(
+        &mut self,
+        item: Node,
+        skip: &[usize],
+        src: &'s [u8],
+        t: &RewriteTable,
+    ) -> (Vec<u32>, Vec<u32>) {
+        let (mut used, mut declared) = (Vec::new(), Vec::new());
+        names_of(item, skip, src, t, &mut |name, declaring| match declaring {
+            true => declared.push(self.intern(name)),
+            false => used.push(self.intern(name)),
+        });
+        (used, declared)
     }
 
     /// The shell: a unit with nothing to delete, fixed.

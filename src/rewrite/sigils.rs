@@ -36,14 +36,17 @@ pub fn units(src: &[u8]) -> Option<Units> {
             .position(|&c| c == b'\n')
             .map_or(end, |i| start + i);
         let names = names_in(src, start, end);
+        // the first name of the first line is declared; the others are used, by the first
+        // line (the head) or by the rest (the body)
         let declared = names.iter().position(|&(at, _)| at < first_line_end);
-        let mut used = Vec::new();
-        let mut decl = Vec::new();
-        for (i, &(_, name)) in names.iter().enumerate() {
-            match Some(i) == declared {
-                true => decl.push(intern(&mut ids, name)),
-                false => used.push(intern(&mut ids, name)),
-            }
+        let (mut decl, mut head, mut body) = (Vec::new(), Vec::new(), Vec::new());
+        for (i, &(at, name)) in names.iter().enumerate() {
+            let side = match (Some(i) == declared, at < first_line_end) {
+                (true, _) => &mut decl,
+                (false, true) => &mut head,
+                (false, false) => &mut body,
+            };
+            side.push(intern(&mut ids, name));
         }
         declaring += usize::from(!decl.is_empty());
         // an item that declares nothing (`target datalayout = ".."`) may set up the whole
@@ -52,32 +55,22 @@ pub fn units(src: &[u8]) -> Option<Units> {
             fixed.push(hunks.len() as u32);
         }
         let declaration = declaration_of(&src[start..first_line_end]).filter(|_| !decl.is_empty());
-        if let Some(declaration) = declaration {
-            // the head uses what its first line names; the body the rest, and the head
-            let (mut head, mut body) = (Vec::new(), decl.clone());
-            for (i, &(at, name)) in names.iter().enumerate() {
-                if Some(i) != declared {
-                    let side = if at < first_line_end {
-                        &mut head
-                    } else {
-                        &mut body
-                    };
-                    side.push(intern(&mut ids, name));
-                }
-            }
+        let Some(declaration) = declaration else {
             hunks.push(vec![Edit::delete(start, end)]);
-            uses.push(sorted(head));
-            declares.push(decl.clone());
-            // short of the item's last byte (its newline), so that the item's deletion, which
-            // is longer, contains it
-            hunks.push(vec![Edit::new(start, end - 1, &declaration)]);
-            uses.push(sorted(body));
-            declares.push(Vec::new());
+            uses.push(sorted([head, body].concat()));
+            declares.push(decl);
             continue;
-        }
+        };
+        // the head uses what its first line names; the body the rest, and the head
         hunks.push(vec![Edit::delete(start, end)]);
-        uses.push(sorted(used));
+        uses.push(sorted(head));
+        body.extend_from_slice(&decl);
         declares.push(decl);
+        // short of the item's last byte (its newline), so that the item's deletion, which is
+        // longer, contains it
+        hunks.push(vec![Edit::new(start, end - 1, &declaration)]);
+        uses.push(sorted(body));
+        declares.push(Vec::new());
     }
     if declaring < MIN_DECLARING_ITEMS {
         return None;

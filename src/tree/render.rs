@@ -363,15 +363,18 @@ mod tests {
         Tokens::new(src.as_bytes().to_vec(), spans)
     }
 
+    /// A small program with comments, blank lines and indentation, and its tokens.
+    fn sample() -> (&'static str, Tokens) {
+        let src = "  int  x = (y);\n\n  // c\nreturn(x);\n";
+        let words = [
+            "int", "x", "=", "(", "y", ")", ";", "// c", "return", "(", "x", ")", ";",
+        ];
+        (src, toks(src, &words))
+    }
+
     #[test]
     fn keeping_every_token_gives_the_input_back() {
-        let src = "  int  x = (y);\n\n  // c\nreturn(x);\n";
-        let t = toks(
-            src,
-            &[
-                "int", "x", "=", "(", "y", ")", ";", "// c", "return", "(", "x", ")", ";",
-            ],
-        );
+        let (src, t) = sample();
         let all: Vec<Unit> = (0..t.len() as Unit).collect();
         assert_eq!(t.render(&all), src.as_bytes());
     }
@@ -412,13 +415,7 @@ mod tests {
     /// of a small program's tokens.
     #[test]
     fn recorded_splices_turn_the_input_into_the_rendering() {
-        let src = "  int  x = (y);\n\n  // c\nreturn(x);\n";
-        let t = toks(
-            src,
-            &[
-                "int", "x", "=", "(", "y", ")", ";", "// c", "return", "(", "x", ")", ";",
-            ],
-        );
+        let (_, t) = sample();
         let (mut out, mut copies, mut list) = (Vec::new(), Vec::new(), Vec::new());
         for mask in 0u32..(1 << t.len()) {
             let config: Vec<Unit> = (0..t.len() as Unit)

@@ -130,8 +130,7 @@ impl Incremental {
 
 impl Reparse for Incremental {
     fn errors(&mut self, src: &[u8]) -> Option<usize> {
-        let tree = parse_tree(&mut self.parser, src).ok()?;
-        Some(count_errors(&tree).0)
+        self.parser.errors(src)
     }
 
     fn set_base(&mut self, src: &[u8]) {
