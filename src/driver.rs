@@ -26,6 +26,7 @@ use crate::rewrite::inline::InlineReturn;
 use crate::rewrite::layout::layout;
 use crate::rewrite::locals::LocalToGlobal;
 use crate::rewrite::merge::MergeNames;
+use crate::rewrite::methods::MethodToFunction;
 use crate::rewrite::names::{Declarations, Unreferenced};
 use crate::rewrite::oracle::EditOracle;
 use crate::rewrite::pairs::BalancedPairs;
@@ -166,6 +167,8 @@ fn late_table() -> Vec<Box<dyn Pass>> {
     // a finishing touch: run early, a `void` function can no longer stand for a name the
     // program uses as a value (lstrlib ended 2 tokens larger)
     late.push(Box::new(ReturnVoid));
+    // C++: a class kept for the calls of one method goes once they are plain calls
+    late.push(Box::new(MethodToFunction));
     late
 }
 

@@ -73,6 +73,7 @@ pub const C: RewriteTable = RewriteTable {
     char_literal: "char_literal",
     number_literal: "number_literal",
     types: &["primitive_type", "sized_type_specifier", "struct_specifier"],
+    named_types: &["type_identifier"],
     declarations: &["declaration", "function_definition", "type_definition"],
     function_declarator: "function_declarator",
     parameter_declaration: "parameter_declaration",
@@ -99,6 +100,7 @@ pub const C: RewriteTable = RewriteTable {
     comment: "comment",
     tight_tokens: &[],
     angle_lists: &[],
+    line_labels: &[],
     droppable: &[
         "type_qualifier",
         "storage_class_specifier",

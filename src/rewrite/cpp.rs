@@ -76,6 +76,7 @@ pub const CPP: RewriteTable = RewriteTable {
         "class_specifier",
         "template_type",
     ],
+    named_types: &["type_identifier", "qualified_identifier"],
     declarations: &[
         "declaration",
         "function_definition",
@@ -100,5 +101,6 @@ pub const CPP: RewriteTable = RewriteTable {
     ],
     tight_tokens: &["::"],
     angle_lists: &["template_argument_list", "template_parameter_list"],
+    line_labels: &["access_specifier"],
     ..C
 };

@@ -4,6 +4,8 @@
 use super::Pass;
 use super::cpp::CPP;
 use super::names::{Declarations, Unreferenced};
+use super::params::RemoveParameter;
+use super::smallest::Smallest;
 use super::table::for_language;
 use super::tests::{apply_all, parse_cpp};
 
@@ -92,4 +94,44 @@ fn defaulted_functions_have_no_body_to_drop() {
             .edits(&parse_cpp(src), src.as_bytes(), &CPP)
             .is_empty()
     );
+}
+
+#[test]
+fn a_method_loses_a_parameter_with_its_argument_at_every_call() {
+    let src = "struct S { int append(int c, long n); };\nint S::append(int c, long n) { return n; }\nS *s;\nvoid f(char *p) { s->append(0, p - p); S().append(1, 2); }\n";
+    let tree = parse_cpp(src);
+    let out: Vec<String> = RemoveParameter
+        .hunks(&tree, src.as_bytes(), &CPP)
+        .iter()
+        .map(|h| apply_all(src, h))
+        .collect();
+    let want = "struct S { int append(long n); };\nint S::append(long n) { return n; }\nS *s;\nvoid f(char *p) { s->append(p - p); S().append(2); }\n";
+    assert!(out.contains(&want.to_string()), "{out:#?}");
+}
+
+#[test]
+fn a_named_type_becomes_int_only_where_a_type_goes() {
+    let src = "struct Array {};\nstd::string s;\nArray f(Array a);\nT g(T a);\n";
+    let outcomes: Vec<String> = Smallest
+        .hunks(&parse_cpp(src), src.as_bytes(), &CPP)
+        .iter()
+        .map(|h| apply_all(src, h))
+        .collect();
+    // every outcome changes one type name; `struct Array` keeps its name, `T` is shorter than `int`
+    assert!(
+        outcomes.iter().all(|o| o.starts_with("struct Array {};")),
+        "{outcomes:#?}"
+    );
+    assert!(
+        outcomes
+            .iter()
+            .all(|o| !o.contains("int g") && !o.contains("g(int")),
+        "{outcomes:#?}"
+    );
+    for want in ["int s;", "int f(Array a);", "Array f(int a);"] {
+        assert!(
+            outcomes.iter().any(|o| o.contains(want)),
+            "{want}: {outcomes:#?}"
+        );
+    }
 }

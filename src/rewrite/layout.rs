@@ -86,13 +86,16 @@ fn ends_line(n: Node, next: Option<Node>, src: &[u8], t: &RewriteTable) -> bool 
         return true;
     }
     let parent = n.parent().map(|p| p.kind());
+    if tok == b":" && after_label(n, t) {
+        return true;
+    }
     match tok {
         b";" if next_tok == b"}" && short_body(next, src, t) => false,
         b";" => parent != Some("for_statement"),
         b"{" => opens_block(n, t) && !short_body(n, src, t),
         // a function body's `}` always ends its line; another `}` is followed on its line by
         // what completes its statement (`} S;`, `} else`, `},`)
-        b"}" if closes_function(n, t) => true,
+        b"}" if closes_function(n, t) || closes_item(n, t) && next_tok != b";" => true,
         b"}" => !matches!(next_tok, b";" | b"," | b")" | b"else") && !is_name(next, t),
         _ => false,
     }
@@ -131,6 +134,24 @@ fn closes_function(brace: Node, t: &RewriteTable) -> bool {
         .is_some_and(|f| f.kind() == t.function_definition)
 }
 
+/// Whether `brace` ends an item of an item list (a namespace's body): what follows is another
+/// item. A struct's `}` does not: its declaration goes on (`} s;`).
+fn closes_item(brace: Node, t: &RewriteTable) -> bool {
+    let owner = brace.parent().and_then(|body| body.parent());
+    owner.is_some_and(|o| {
+        o.end_byte() == brace.end_byte()
+            && o.parent()
+                .is_some_and(|list| t.item_lists.contains(&list.kind()))
+    })
+}
+
+/// Whether `colon` ends a label that takes a line of its own (`public:`).
+fn after_label(colon: Node, t: &RewriteTable) -> bool {
+    colon
+        .prev_sibling()
+        .is_some_and(|p| t.line_labels.contains(&p.kind()))
+}
+
 fn is_name(n: Node, t: &RewriteTable) -> bool {
     t.names.contains(&n.kind()) || t.mergeable.contains(&n.kind())
 }
@@ -156,6 +177,9 @@ fn spaced(a: Node, b: Node, src: &[u8], t: &RewriteTable) -> bool {
                 .is_some_and(|p| t.binary_parents.contains(&p.kind()))
     };
     if matches!(y, b";" | b"," | b")" | b"]" | b"}") || matches!(x, b"(" | b"[" | b"{") {
+        return false;
+    }
+    if y == b":" && after_label(b, t) {
         return false;
     }
     // C++: `a::b`, `vector<int> v`
@@ -254,6 +278,18 @@ mod tests {
         let out = String::from_utf8(out).unwrap();
         assert!(out.contains("template<class T> struct V {"), "{out}");
         assert!(out.ends_with("n::V<int> v;\n"), "{out}");
+    }
+
+    #[test]
+    fn a_namespace_ends_its_line_and_an_access_label_takes_its_own() {
+        use crate::rewrite::cpp::CPP;
+        use crate::rewrite::tests::parse_cpp;
+        let src = "namespace n { class S { public : int f(); }; } n::S *s;\n";
+        let out = layout(&parse_cpp(src), src.as_bytes(), &CPP).expect("a layout");
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "namespace n {\n    class S {\n        public:\n        int f();\n    };\n}\nn::S *s;\n"
+        );
     }
 
     #[test]

@@ -21,6 +21,7 @@ pub mod inline;
 pub mod layout;
 pub mod locals;
 pub mod merge;
+pub mod methods;
 pub mod names;
 pub mod oracle;
 pub mod pairs;

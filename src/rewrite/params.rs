@@ -73,7 +73,7 @@ fn parameter_hunks(tree: &Tree, src: &[u8], t: &RewriteTable, global: bool) -> V
                 n.child_by_field_name(t.declarator_field),
                 n.child_by_field_name(t.parameters_field),
             )
-            && t.names.contains(&name.kind())
+            && let Some(name) = last_name(name, t)
         {
             lists.entry(text(name, src)).or_default().push(params);
             if let Some(def) = definition_of(n, t) {
@@ -85,6 +85,7 @@ fn parameter_hunks(tree: &Tree, src: &[u8], t: &RewriteTable, global: bool) -> V
                 n.child_by_field_name(t.function_field),
                 n.child_by_field_name(t.arguments_field),
             )
+            && let Some(f) = last_name(f, t)
         {
             calls.entry(text(f, src)).or_default().push(args);
         }
@@ -116,6 +117,24 @@ fn parameter_hunks(tree: &Tree, src: &[u8], t: &RewriteTable, global: bool) -> V
         }
     }
     hunks
+}
+
+/// The name a callee or a declarator ends with: `f`, the method of `a.f` / `p->f`, the `f` of
+/// C++'s `A::f` and `f<T>`. Methods are matched by name alone: a name shared by functions of
+/// different arities is never touched (see [`parameter_hunks`]), and a wrong match costs one
+/// failed test.
+fn last_name<'t>(n: Node<'t>, t: &RewriteTable) -> Option<Node<'t>> {
+    if t.names.contains(&n.kind()) {
+        return Some(n);
+    }
+    let part = match n.kind() {
+        "field_expression" => n.child_by_field_name("field"),
+        "qualified_identifier" | "template_function" | "template_method" => {
+            n.child_by_field_name("name")
+        }
+        _ => None,
+    };
+    last_name(part?, t)
 }
 
 /// The function definition a function declarator belongs to (through pointer declarators).

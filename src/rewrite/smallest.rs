@@ -82,7 +82,14 @@ fn alternatives(n: Node, src: &[u8], t: &RewriteTable, out: &mut Vec<Edit>) {
     if kind == t.char_literal || kind == t.number_literal {
         out.push(whole(t.zero.as_bytes()));
     }
-    if t.types.contains(&kind) && n.child_by_field_name(t.body_field).is_none() {
+    // a name only where it is a type, and only when longer (`T` stays: `int` would not pay)
+    let named_type = || {
+        n.byte_range().len() > t.small_type.len()
+            && n.parent().and_then(|p| p.child_by_field_name(t.type_field)) == Some(n)
+    };
+    if t.types.contains(&kind) && n.child_by_field_name(t.body_field).is_none()
+        || t.named_types.contains(&kind) && named_type()
+    {
         out.push(whole(t.small_type.as_bytes()));
     }
     if t.droppable.contains(&kind) {
@@ -165,10 +172,11 @@ mod tests {
             .collect();
         // the array size and the argument; not the definition `int V::k;`
         assert_eq!(zeroed.len(), 2, "{edits:?}");
+        // a type may become `int`, never `0`
         assert!(
             edits
                 .iter()
-                .all(|e| &src[e.start as usize..e.end as usize] != "V::T")
+                .all(|e| &src[e.start as usize..e.end as usize] != "V::T" || &*e.with == b"int")
         );
     }
 

@@ -89,6 +89,10 @@ pub struct RewriteTable {
     pub number_literal: &'static str,
     /// Types that `small_type` may replace.
     pub types: &'static [&'static str],
+    /// Names that are types only where they fill a `type` field (C's `T x;`, C++'s
+    /// `std::string s;`; elsewhere the same kinds name structs, declarators or scopes):
+    /// `small_type` replaces them there.
+    pub named_types: &'static [&'static str],
     /// Declarations that identifier merging may delete once their name has no use left, and
     /// the kinds that make one a function or a type.
     pub declarations: &'static [&'static str],
@@ -111,6 +115,8 @@ pub struct RewriteTable {
     /// tight (`vector<int>`).
     pub tight_tokens: &'static [&'static str],
     pub angle_lists: &'static [&'static str],
+    /// Labels whose `:` ends the line (C++'s `public:`).
+    pub line_labels: &'static [&'static str],
     /// Kinds that can simply go: qualifiers, storage classes, attributes.
     pub droppable: &'static [&'static str],
     /// Compound statements of an indentation-sensitive language that may become one of their
@@ -167,6 +173,7 @@ impl RewriteTable {
         char_literal: "",
         number_literal: "",
         types: &[],
+        named_types: &[],
         declarations: &[],
         function_declarator: "",
         parameter_declaration: "",
@@ -182,6 +189,7 @@ impl RewriteTable {
         comment: "",
         tight_tokens: &[],
         angle_lists: &[],
+        line_labels: &[],
         droppable: &[],
         indented_compounds: &[],
         layout: Layout::Keep,

@@ -30,7 +30,6 @@ pub fn apply_all(src: &str, edits: &[Edit]) -> String {
     String::from_utf8(space.render(&[])).expect("utf-8")
 }
 
-/// Applies the first layer only (the outermost edits).
 /// The text after each of a pass's hunks on its own (C).
 pub fn outcomes(pass: &dyn Pass, src: &str) -> Vec<String> {
     pass.hunks(&parse(src), src.as_bytes(), &C)
@@ -39,6 +38,7 @@ pub fn outcomes(pass: &dyn Pass, src: &str) -> Vec<String> {
         .collect()
 }
 
+/// Applies the first layer only (the outermost edits).
 pub fn apply_first_layer(src: &str, edits: &[Edit]) -> String {
     let mut space = EditSpace::new(src.as_bytes().to_vec());
     let first = layers(edits.to_vec(), src.as_bytes())
