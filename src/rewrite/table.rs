@@ -89,9 +89,9 @@ pub struct RewriteTable {
     pub number_literal: &'static str,
     /// Types that `small_type` may replace.
     pub types: &'static [&'static str],
-    /// Names that are types only where they fill a `type` field (C's `T x;`, C++'s
-    /// `std::string s;`; elsewhere the same kinds name structs, declarators or scopes):
-    /// `small_type` replaces them there.
+    /// Names that are types only where they fill a `type` field (C++'s `std::string s;`;
+    /// elsewhere the same kinds name structs, declarators or scopes): `small_type` replaces
+    /// them there.
     pub named_types: &'static [&'static str],
     /// Declarations that identifier merging may delete once their name has no use left, and
     /// the kinds that make one a function or a type.
