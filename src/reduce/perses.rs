@@ -159,6 +159,9 @@ where
 /// The live internal nodes, popped largest surviving size first (ties by id). A heap: building
 /// it is O(n) and a pass that succeeds early pops only a few, where a sort would cost
 /// O(n log n) on every pass.
+/// The most replacements one node gets in a pass (its nearest compatible descendants).
+const MAX_REPLACEMENTS: usize = 32;
+
 struct LargestFirst {
     heap: std::collections::BinaryHeap<(u32, std::cmp::Reverse<NodeId>)>,
 }
@@ -404,9 +407,15 @@ impl Replacements<'_, '_> {
         if matches!(arena.node(n).class, Class::Opt | Class::Error) || arena.parent(n).is_none() {
             return Vec::new();
         }
+        // the nearest first (breadth first), at most MAX_REPLACEMENTS of them: a node holding a
+        // whole program (a JavaScript bundle's wrapper) has thousands, which all fail
         let mut ds = Vec::new();
-        let mut stack: Vec<NodeId> = arena.children(n).to_vec();
-        while let Some(d) = stack.pop() {
+        let mut queue: std::collections::VecDeque<NodeId> =
+            arena.children(n).iter().copied().collect();
+        while let Some(d) = queue.pop_front() {
+            if ds.len() == MAX_REPLACEMENTS {
+                break;
+            }
             if !view.present(d) {
                 continue;
             }
@@ -414,7 +423,7 @@ impl Replacements<'_, '_> {
             if !skip && view.live(d) && view.can_replace(n, d) {
                 ds.push(d);
             }
-            stack.extend_from_slice(arena.children(d));
+            queue.extend(arena.children(d).iter().copied());
         }
         // popped from the back: largest first in the vector means smallest first out
         ds.sort_by_key(|&d| (std::cmp::Reverse(view.size(d)), std::cmp::Reverse(d)));
@@ -539,6 +548,29 @@ mod tests {
                 (None, None, vec![innermost]),
             ]
         );
+    }
+
+    /// 40 nested `if`s: more compatible descendants than one node may try at once, so the
+    /// innermost `crash ( ) ;` is reached in steps, and still reached.
+    #[test]
+    fn a_deep_nest_still_collapses_through_the_nearest_replacements() {
+        let mut b = crate::tree::toy::Builder::default();
+        let crash = b.call("crash");
+        let mut stmt = crash;
+        for _ in 0..40 {
+            let list = b.list(vec![stmt]);
+            let block = b.block(list);
+            stmt = b.if_stmt("c", block);
+        }
+        let list = b.list(vec![stmt]);
+        let body = b.block(list);
+        let root = b.func(body);
+        let tree = b.finish(root);
+        let crash = tree.token("crash");
+        let mut oracle = FnOracle(|c: &[Unit]| c.contains(&crash) && parses(&tree.render(c)));
+        let mut perses = Perses::new(&tree.arena, || Ddmin);
+        let result = reduce(tree.all_units(), &mut oracle, &mut perses);
+        assert_eq!(tree.render(&result), "int main ( ) { crash ( ) ; }");
     }
 
     #[test]
