@@ -497,10 +497,7 @@ type LeafItems<'t> = (Vec<Node<'t>>, HashSet<usize>, HashSet<usize>);
 /// Whether the node's first token is a statement keyword (`while (false);` that error recovery
 /// read as a declaration): debris, never an item.
 fn starts_a_statement(n: Node, src: &[u8]) -> bool {
-    let mut first = n;
-    while let Some(c) = first.child(0) {
-        first = c;
-    }
+    let first = super::first_leaf(n);
     // by text: error recovery reads `while (false);` as a function `while` declared
     matches!(
         text(first, src),

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use tree_sitter::{Node, Tree};
 
 use super::table::RewriteTable;
-use super::{Edit, Hunk, Pass, preorder, text};
+use super::{Edit, Hunk, Pass, insert_before, preorder, text};
 
 pub struct MethodToFunction;
 
@@ -103,11 +103,8 @@ fn free_declaration<'s>(
         if c.start_byte() >= declarator.start_byte() {
             break;
         }
-        if matches!(
-            c.kind(),
-            "virtual" | "storage_class_specifier" | "explicit_function_specifier"
-        ) || t.droppable.contains(&c.kind()) && c.kind() != "type_qualifier"
-        {
+        // `virtual`, `static`, `explicit`, attributes (a leading `const` stays: it is the type's)
+        if t.droppable.contains(&c.kind()) && c.kind() != "type_qualifier" {
             continue;
         }
         out.extend_from_slice(text(c, src));
@@ -128,18 +125,6 @@ fn file_item(n: Node) -> Option<Node> {
         }
         cur = parent;
     }
-}
-
-/// Writes `text` just before `item`: an edit of the item's first token, so that it never ties
-/// with an insertion of another hunk.
-fn insert_before(item: Node, with: &[u8], src: &[u8]) -> Edit {
-    let mut first = item;
-    while let Some(c) = first.child(0) {
-        first = c;
-    }
-    let mut out = with.to_vec();
-    out.extend_from_slice(text(first, src));
-    Edit::new(first.start_byte(), first.end_byte(), &out)
 }
 
 #[cfg(test)]

@@ -84,6 +84,24 @@ pub fn text<'s>(node: tree_sitter::Node, src: &'s [u8]) -> &'s [u8] {
     src.get(node.byte_range()).unwrap_or(b"")
 }
 
+/// The first token of a node (its leftmost leaf).
+pub fn first_leaf(node: tree_sitter::Node) -> tree_sitter::Node {
+    let mut first = node;
+    while let Some(c) = first.child(0) {
+        first = c;
+    }
+    first
+}
+
+/// Writes `with` just before `node`: an edit of the node's first token, so that it never ties
+/// with an insertion of another hunk.
+pub fn insert_before(node: tree_sitter::Node, with: &[u8], src: &[u8]) -> Edit {
+    let first = first_leaf(node);
+    let mut out = with.to_vec();
+    out.extend_from_slice(text(first, src));
+    Edit::new(first.start_byte(), first.end_byte(), &out)
+}
+
 /// Every node of the tree in pre-order (iterative: C trees get deep).
 pub fn preorder(tree: &tree_sitter::Tree) -> Vec<tree_sitter::Node<'_>> {
     let mut out = Vec::new();

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use tree_sitter::{Node, Tree};
 
 use super::table::RewriteTable;
-use super::{Edit, Hunk, Pass, preorder, text};
+use super::{Edit, Hunk, Pass, insert_before, preorder, text};
 
 pub struct RemoveParameter;
 
@@ -165,14 +165,9 @@ fn named_parameter<'t>(params: Node<'t>, k: usize, t: &RewriteTable) -> Option<N
 
 /// Writes `param;` on a line of its own before `def` (an edit of the definition's first token).
 fn declare_before(def: Node, param: Node, src: &[u8]) -> Edit {
-    let mut first = def;
-    while let Some(c) = first.child(0) {
-        first = c;
-    }
     let mut with = text(param, src).to_vec();
     with.extend_from_slice(b";\n");
-    with.extend_from_slice(text(first, src));
-    Edit::new(first.start_byte(), first.end_byte(), &with)
+    insert_before(def, &with, src)
 }
 
 /// `(void)`: no parameter to remove.
