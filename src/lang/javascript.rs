@@ -73,6 +73,24 @@ pub const REWRITE: RewriteTable = RewriteTable {
         ("do_statement", "body"),
     ],
     wrappers: &["else_clause"],
+    // by name over statements (every block's, not only the file's: a bundle is one function);
+    // a property name counts as a use, so `o.f` keeps `function f` (names are not scoped)
+    names: &[
+        "identifier",
+        "property_identifier",
+        "shorthand_property_identifier",
+        "shorthand_property_identifier_pattern",
+    ],
+    item_lists: &["program", "statement_block"],
+    name_field: "name",
+    named_items: &[
+        "function_declaration",
+        "generator_function_declaration",
+        "class_declaration",
+    ],
+    declarators: &["variable_declarator"],
+    // an export table `{f: f, g}` names every function of a library
+    reference_elements: &["pair", "shorthand_property_identifier"],
     string_literals: &["string", "template_string"],
     comment: "comment",
     ..RewriteTable::NONE

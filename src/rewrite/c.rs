@@ -54,6 +54,8 @@ pub const C: RewriteTable = RewriteTable {
     field_declaration: "field_declaration",
     enumerator: "enumerator",
     named_items: &["preproc_def", "preproc_function_def"],
+    declarators: &[],
+    reference_elements: &[],
     tagged_types: &["struct_specifier", "union_specifier", "enum_specifier"],
     parenthesized: "parenthesized_expression",
     conditional: "conditional_expression",

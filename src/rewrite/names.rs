@@ -41,11 +41,19 @@ fn candidates<'s>(tree: &Tree, src: &'s [u8], t: &RewriteTable) -> Vec<(Edit, Ve
     let nodes = preorder(tree);
     let items = items(&nodes, t);
     let uses = Uses::count(&nodes, &items, src, t);
+    let at = use_sites(&nodes, &uses, src, t);
     let mut out = Vec::new();
     for &item in &items {
         let declared = declared_names(item, src, t);
         if uses.unreferenced(item, &declared, src, t) {
             out.push((Edit::delete(item.start_byte(), item.end_byte()), declared));
+        } else if let Some(elements) = with_users(item, &declared, &at, t) {
+            // one hunk by their shared names (see `group_by_names`)
+            out.push((
+                Edit::delete(item.start_byte(), item.end_byte()),
+                declared.clone(),
+            ));
+            out.extend(elements.into_iter().map(|e| (e, declared.clone())));
         }
     }
     for &n in &nodes {
@@ -64,6 +72,68 @@ fn candidates<'s>(tree: &Tree, src: &'s [u8], t: &RewriteTable) -> Vec<(Edit, Ve
         }
     }
     out
+}
+
+/// Where each name is used (not declared), when the table has reference elements.
+fn use_sites<'t, 's>(
+    nodes: &[Node<'t>],
+    uses: &Uses,
+    src: &'s [u8],
+    t: &RewriteTable,
+) -> HashMap<&'s [u8], Vec<Node<'t>>> {
+    let mut at: HashMap<&[u8], Vec<Node>> = HashMap::new();
+    if t.reference_elements.is_empty() {
+        return at;
+    }
+    for &n in nodes.iter().filter(|n| !uses.sites.contains(&n.id())) {
+        if t.names.contains(&n.kind()) || t.mergeable.contains(&n.kind()) {
+            at.entry(text(n, src)).or_default().push(n);
+        }
+    }
+    at
+}
+
+/// How far above a use its reference element may be (`f: f`, `f: a.f`, `f: g(f)`).
+const ELEMENT_DEPTH: usize = 3;
+
+/// When every use of `declared` outside `item` sits in a reference element (and no element
+/// holds the item): the deletions of those elements, each with the comma after it. `None` also
+/// when a name is used in a macro body, which has no element.
+fn with_users(
+    item: Node,
+    declared: &[&[u8]],
+    at: &HashMap<&[u8], Vec<Node>>,
+    t: &RewriteTable,
+) -> Option<Vec<Edit>> {
+    if declared.is_empty() || at.is_empty() {
+        return None;
+    }
+    let range = item.byte_range();
+    let mut elements: Vec<Node> = Vec::new();
+    for name in declared {
+        for u in at.get(name).into_iter().flatten() {
+            if range.contains(&u.start_byte()) {
+                continue;
+            }
+            let e = std::iter::successors(Some(*u), Node::parent)
+                .take(ELEMENT_DEPTH + 1)
+                .find(|a| t.reference_elements.contains(&a.kind()))?;
+            if e.start_byte() <= range.start && range.end <= e.end_byte() {
+                return None;
+            }
+            if !elements.iter().any(|x| x.id() == e.id()) {
+                elements.push(e);
+            }
+        }
+    }
+    if elements.is_empty() {
+        return None;
+    }
+    let deletion = |e: Node| match e.next_sibling() {
+        Some(comma) if comma.kind() == "," => Edit::delete(e.start_byte(), comma.end_byte()),
+        _ => Edit::delete(e.start_byte(), e.end_byte()),
+    };
+    Some(elements.into_iter().map(deletion).collect())
 }
 
 /// One hunk per set of edits linked by a declared name (union-find), in the order of their
@@ -276,6 +346,12 @@ pub(super) fn declared_nodes<'t>(item: Node<'t>, t: &RewriteTable) -> Vec<Node<'
         }
     }
     let mut cursor = item.walk();
+    for child in item.named_children(&mut cursor) {
+        if t.declarators.contains(&child.kind()) {
+            out.extend(name_of(child, t));
+        }
+    }
+    let mut cursor = item.walk();
     for d in item.children_by_field_name(t.declarator_field, &mut cursor) {
         out.extend(declarator_name(d, t));
     }
@@ -402,5 +478,61 @@ mod tests {
         let tree = parse(src);
         let out = apply_all(src, &Declarations.edits(&tree, src.as_bytes(), &C));
         assert_eq!(out, "static int f(int x) ;\nint main(void) ;\n");
+    }
+
+    /// A JavaScript library whose export table names every function: a function used only
+    /// there goes in one hunk with its entries; one the library also calls stays.
+    #[test]
+    fn javascript_functions_go_with_their_export_entries() {
+        let js = &crate::lang::javascript::SPEC;
+        let src = "(function () {\n  function a() { return b(); }\n  function b() { return 1; }\n  function c() { return 2; }\n  var d = 3, e = 4;\n  var all = {a: a, b: b, c, dd: d, e: e};\n  return all;\n})();\n";
+        let tree = crate::rewrite::tests::parse_in(js, src);
+        let hunks = Unreferenced.hunks(&tree, src.as_bytes(), js.rewrite);
+        // compared without whitespace (a deletion leaves the spaces around it)
+        let outcomes: Vec<String> = hunks
+            .iter()
+            .map(|h| apply_all(src, h).split_whitespace().collect())
+            .collect();
+        let gone = |what: &str| {
+            outcomes
+                .iter()
+                .find(|o| !o.contains(what))
+                .cloned()
+                .unwrap_or_default()
+        };
+        // `a` and `c` (shorthand) go with their entries, each entry with its comma
+        assert!(
+            gone("functiona").contains("varall={b:b,c,dd:d,e:e};"),
+            "{outcomes:?}"
+        );
+        assert!(
+            gone("functionc").contains("varall={a:a,b:b,dd:d,e:e};"),
+            "{outcomes:?}"
+        );
+        // `var d = 3, e = 4;` declares both: it goes with both entries
+        assert!(
+            gone("vard").contains("varall={a:a,b:b,c,};"),
+            "{outcomes:?}"
+        );
+        // `b` is called by `a`: no hunk deletes it
+        assert!(
+            outcomes.iter().all(|o| o.contains("functionb")),
+            "{outcomes:?}"
+        );
+        assert_eq!(hunks.len(), 3, "{outcomes:?}");
+    }
+
+    #[test]
+    fn javascript_locals_nobody_reads_are_unreferenced() {
+        let js = &crate::lang::javascript::SPEC;
+        let src =
+            "function f(x) {\n  var unused = x + 1;\n  let kept = 2;\n  return kept;\n}\nf(1);\n";
+        let tree = crate::rewrite::tests::parse_in(js, src);
+        let out = apply_all(src, &Unreferenced.edits(&tree, src.as_bytes(), js.rewrite));
+        assert!(
+            !out.contains("unused") && out.contains("let kept = 2;"),
+            "{out}"
+        );
+        assert!(out.contains("function f(x)"), "{out}");
     }
 }

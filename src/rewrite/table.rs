@@ -72,6 +72,13 @@ pub struct RewriteTable {
     /// Kinds that bind a name: the item declares the name of their `name` field (macros; C++
     /// namespaces and aliases).
     pub named_items: &'static [&'static str],
+    /// Children of an item that each declare the name of their `name` field (JavaScript's
+    /// `var a = 1, b;`, whose declarators sit in no field).
+    pub declarators: &'static [&'static str],
+    /// List elements that may go together with the declaration they name when every other use
+    /// of its names is in such an element (an export table's `f: f`): the unreferenced pass
+    /// deletes the declaration with them, which no deletion of either alone can.
+    pub reference_elements: &'static [&'static str],
     pub tagged_types: &'static [&'static str],
     /// `(e)`, `c ? a : b`, `return e;`, a block, a parameter list, an initialized declarator.
     pub parenthesized: &'static str,
@@ -160,6 +167,8 @@ impl RewriteTable {
         field_declaration: "",
         enumerator: "",
         named_items: &[],
+        declarators: &[],
+        reference_elements: &[],
         tagged_types: &[],
         parenthesized: "",
         conditional: "",
@@ -224,6 +233,8 @@ impl RewriteTable {
             self.item_lists,
             self.scopes,
             self.named_items,
+            self.declarators,
+            self.reference_elements,
             self.tagged_types,
             self.wrappers,
             self.string_literals,
