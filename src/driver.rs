@@ -13,6 +13,7 @@ use tree_sitter::Parser;
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::reduce::closure::KeepClosure;
+use crate::reduce::until::Until;
 use crate::reduce::ddmin::Sweep;
 use crate::reduce::giveup::GiveUp;
 use crate::reduce::hdd::Hdd;
@@ -58,6 +59,12 @@ const CLOSURE_MAX_ROOTS: usize = 8;
 /// cutting to one function's closure first can lock in a larger local minimum (zlib-inflate:
 /// 27 tokens with it, 12 without).
 const CLOSURE_MIN_BYTES: usize = 256 * 1024;
+
+/// A deletion round stops once the program is down to this share of its tokens at the round's
+/// start, so that the bulk passes by name (unreferenced items) run again before a long round
+/// goes on: deleting code frees more dead code, and the bulk passes remove it in a few tests
+/// where the round's list sweeps need one test per item.
+const YIELD_SHARE: (usize, usize) = (3, 4);
 
 /// Above this size the opening bulk passes repeat only while they remove a tenth of the file.
 const BULK_REPEAT_MAX_BYTES: usize = 1 << 20;
@@ -360,12 +367,35 @@ impl<'a> Driver<'a> {
         self.measure(pass.name(), |d| d.rewrite(pass, coarse))
     }
 
+    /// Deletion rounds; when a round ends early at its size goal (see [`YIELD_SHARE`]), the
+    /// bulk passes by name run on the smaller program, then deletion goes on. Once they find
+    /// nothing after a goal, the rounds run to their fixpoint.
     fn measured_deletion(&mut self) -> Result<bool> {
         let name = match self.schedule.deletion {
             Deletion::Perses => "perses",
             Deletion::Hdd => "hdd",
         };
-        self.measure(name, Self::deletion)
+        let bulk: Vec<Box<dyn Pass>> = match self.schedule.rewrites && self.rewriter.is_some() {
+            true => rewrite_table().into_iter().take(2).collect(),
+            false => Vec::new(),
+        };
+        let mut goals = !bulk.is_empty();
+        let mut changed = false;
+        loop {
+            let mut reached = false;
+            changed |= self.measure(name, |d| {
+                reached = d.deletion(goals)?;
+                Ok(())
+            })?;
+            if !reached || self.tester.stopped() {
+                return Ok(changed);
+            }
+            let before = self.tester.best.len();
+            for pass in &bulk {
+                changed |= self.measured(pass.as_ref(), false)?;
+            }
+            goals = self.tester.best.len() < before;
+        }
     }
 
     /// Tokens of the best text, as the summary counts them; 0 above [`COUNT_TOKENS_MAX_BYTES`].
@@ -468,8 +498,10 @@ impl<'a> Driver<'a> {
     }
 
     /// Deletion in rounds: parse the best text, reduce to the policy's end, repeat until a
-    /// round changes nothing (so the result is a fixpoint of the final program's tree).
-    fn deletion(&mut self) -> Result<()> {
+    /// round changes nothing (so the result is a fixpoint of the final program's tree). With
+    /// `goals`, a round ends once the program is down to [`YIELD_SHARE`] of the round's tokens:
+    /// then it returns true.
+    fn deletion(&mut self, goals: bool) -> Result<bool> {
         loop {
             self.rounds += 1;
             let text = self.tester.best.clone();
@@ -492,16 +524,25 @@ impl<'a> Driver<'a> {
             } else {
                 reduce(units, &mut oracle, &mut Only::new(comments, Sweep::new()))
             };
-            let result = match self.schedule.deletion {
+            let target = match goals {
+                true => units.len() * YIELD_SHARE.0 / YIELD_SHARE.1,
+                false => 0,
+            };
+            let (result, reached) = match self.schedule.deletion {
                 Deletion::Hdd => {
-                    reduce(units, &mut oracle, &mut Hdd::new(&parsed.arena, Sweep::new))
+                    let mut hdd = Until::new(Hdd::new(&parsed.arena, Sweep::new), target);
+                    (reduce(units, &mut oracle, &mut hdd), hdd.reached())
                 }
                 Deletion::Perses => {
-                    let mut perses =
+                    let perses =
                         Perses::new(&parsed.arena, Sweep::new).options(PersesOptions::tuned());
-                    reduce(units, &mut oracle, &mut perses)
+                    let mut perses = Until::new(perses, target);
+                    (reduce(units, &mut oracle, &mut perses), perses.reached())
                 }
             };
+            if reached {
+                return Ok(true);
+            }
             let shrunk = oracle.shrunk();
             // a round whose deletions render the same text (an emptied Python block renders
             // `pass` again) would repeat forever on the same parse
@@ -510,7 +551,7 @@ impl<'a> Driver<'a> {
                 || unchanged
                 || (result.len() == parsed.tokens.len() && !shrunk)
             {
-                return Ok(());
+                return Ok(false);
             }
         }
     }

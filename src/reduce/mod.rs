@@ -14,6 +14,7 @@ pub mod hdd;
 pub mod odds;
 pub mod perses;
 pub mod shuffled;
+pub mod until;
 
 /// One atomic unit: an index in source order.
 pub type Unit = u32;
