@@ -13,11 +13,11 @@ use tree_sitter::Parser;
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::reduce::closure::KeepClosure;
-use crate::reduce::until::Until;
 use crate::reduce::ddmin::Sweep;
 use crate::reduce::giveup::GiveUp;
 use crate::reduce::hdd::Hdd;
 use crate::reduce::perses::{Perses, PersesOptions};
+use crate::reduce::until::Until;
 use crate::reduce::{Only, Unit, Verdict, reduce};
 use crate::rewrite::fields::RemoveField;
 use crate::rewrite::flatten::FlattenStruct;
@@ -379,7 +379,11 @@ impl<'a> Driver<'a> {
             true => rewrite_table().into_iter().take(2).collect(),
             false => Vec::new(),
         };
-        let mut goals = !bulk.is_empty();
+        let mut goals = !bulk.is_empty()
+            && self
+                .rewriter
+                .as_ref()
+                .is_some_and(|r| r.1.bulk_between_rounds);
         let mut changed = false;
         loop {
             let mut reached = false;

@@ -80,5 +80,17 @@ pub const REWRITE: RewriteTable = RewriteTable {
     ],
     droppable: &["modifiers", "marker_annotation", "annotation"],
     comment: "line_comment",
+    // the unreferenced pass: members of every class body and the file's types, by name
+    names: &["identifier", "type_identifier"],
+    item_lists: &["program", "class_body", "interface_body"],
+    name_field: "name",
+    named_items: &[
+        "method_declaration",
+        "class_declaration",
+        "interface_declaration",
+        "enum_declaration",
+        "record_declaration",
+    ],
+    declarator_field: "declarator",
     ..RewriteTable::NONE
 };

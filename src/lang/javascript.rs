@@ -91,6 +91,7 @@ pub const REWRITE: RewriteTable = RewriteTable {
     declarators: &["variable_declarator"],
     // an export table `{f: f, g}` names every function of a library
     reference_elements: &["pair", "shorthand_property_identifier"],
+    bulk_between_rounds: true,
     string_literals: &["string", "template_string"],
     comment: "comment",
     ..RewriteTable::NONE

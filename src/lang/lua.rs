@@ -62,5 +62,10 @@ pub const REWRITE: RewriteTable = RewriteTable {
     wrappers: &["else_statement"],
     string_literals: &["string"],
     comment: "comment",
+    // the unreferenced pass: `function f` and `local function f` of every block, by name
+    names: &["identifier"],
+    item_lists: &["chunk", "block"],
+    name_field: "name",
+    named_items: &["function_declaration"],
     ..RewriteTable::NONE
 };

@@ -76,6 +76,13 @@ pub const REWRITE: RewriteTable = RewriteTable {
     parameter_list: "parameters",
     string_literals: &["string"],
     comment: "comment",
+    // the unreferenced pass: functions and classes of every block, by name (an attribute
+    // `o.f` counts as a use of `f`)
+    names: &["identifier"],
+    item_lists: &["module", "block"],
+    name_field: "name",
+    named_items: &["function_definition", "class_definition"],
+    item_wrappers: &["decorated_definition"],
     indented_compounds: &[
         "if_statement",
         "for_statement",

@@ -82,5 +82,23 @@ pub const REWRITE: RewriteTable = RewriteTable {
     ],
     droppable: &["visibility_modifier", "attribute_item"],
     comment: "line_comment",
+    // the unreferenced pass: items of files, modules, impls and traits, by name (a method
+    // call `x.f()` names `f` as a field)
+    names: &["identifier", "type_identifier", "field_identifier"],
+    item_lists: &["source_file", "declaration_list"],
+    name_field: "name",
+    named_items: &[
+        "function_item",
+        "function_signature_item",
+        "struct_item",
+        "enum_item",
+        "union_item",
+        "const_item",
+        "static_item",
+        "type_item",
+        "trait_item",
+        "mod_item",
+        "macro_definition",
+    ],
     ..RewriteTable::NONE
 };

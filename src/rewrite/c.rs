@@ -114,5 +114,6 @@ pub const C: RewriteTable = RewriteTable {
     ],
     indented_compounds: &[],
     layout: Layout::Braces,
+    bulk_between_rounds: false,
     faithful_grammar: false,
 };

@@ -102,5 +102,6 @@ pub const CPP: RewriteTable = RewriteTable {
     tight_tokens: &["::"],
     angle_lists: &["template_argument_list", "template_parameter_list"],
     line_labels: &["access_specifier"],
+    bulk_between_rounds: true,
     ..C
 };

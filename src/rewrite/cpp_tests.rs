@@ -27,7 +27,8 @@ fn declarations(src: &str) -> String {
 fn the_table_is_picked_by_language_name() {
     assert!(for_language("cpp").is_some_and(|t| t.item_wrappers.contains(&"template_declaration")));
     assert!(for_language("c").is_some_and(|t| t.item_wrappers.is_empty()));
-    assert!(for_language("python").is_some_and(|t| t.item_lists.is_empty()));
+    assert!(for_language("python").is_some_and(|t| t.item_lists.contains(&"module")));
+    assert!(for_language("json").is_some_and(|t| t.item_lists.is_empty()));
     assert!(for_language("text").is_none());
 }
 

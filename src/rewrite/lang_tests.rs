@@ -123,3 +123,45 @@ fn window_subsets_and_pairs_shrink_every_language() {
     let out = shrink_with(l, "f([ x ]);\n", &BalancedPairs, &keep);
     assert_eq!(out, "f(x )\n");
 }
+
+/// A dead function and a used one in each language with an unreferenced pass: every edit the
+/// pass lists, applied at once, deletes the dead one and keeps the used one.
+#[test]
+fn the_unreferenced_pass_deletes_dead_functions_in_every_language_that_has_it() {
+    use super::Pass;
+    use super::names::Unreferenced;
+    use super::tests::apply_all;
+    let programs = [
+        (
+            "python",
+            "def dead():\n    return 1\n\ndef used():\n    return 2\n\nprint(used())\n",
+        ),
+        (
+            "rust",
+            "fn dead() -> i32 { 1 }\nfn used() -> i32 { 2 }\nfn main() { used(); }\n",
+        ),
+        (
+            "java",
+            // (class B is unreferenced too, and goes)
+            "class A {\n  int dead() { return 1; }\n  int used() { return 2; }\n  int f = used();\n}\nclass B { A a; }\n",
+        ),
+        (
+            "lua",
+            "local function dead() return 1 end\nlocal function used() return 2 end\nprint(used())\n",
+        ),
+        (
+            "javascript",
+            "function dead() { return 1; }\nfunction used() { return 2; }\nused();\n",
+        ),
+    ];
+    for (name, src) in programs {
+        let l = spec(name);
+        let tree = parse_in(l, src);
+        let out = apply_all(src, &Unreferenced.edits(&tree, src.as_bytes(), l.rewrite));
+        assert!(
+            !out.contains("dead") && out.contains("used()"),
+            "{name}: {out}"
+        );
+        assert!(parses(l, &out), "{name}: {out}");
+    }
+}
