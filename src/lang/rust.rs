@@ -82,23 +82,8 @@ pub const REWRITE: RewriteTable = RewriteTable {
     ],
     droppable: &["visibility_modifier", "attribute_item"],
     comment: "line_comment",
-    // the unreferenced pass: items of files, modules, impls and traits, by name (a method
-    // call `x.f()` names `f` as a field)
-    names: &["identifier", "type_identifier", "field_identifier"],
-    item_lists: &["source_file", "declaration_list"],
-    name_field: "name",
-    named_items: &[
-        "function_item",
-        "function_signature_item",
-        "struct_item",
-        "enum_item",
-        "union_item",
-        "const_item",
-        "static_item",
-        "type_item",
-        "trait_item",
-        "mod_item",
-        "macro_definition",
-    ],
+    // no unreferenced pass: measured on the Rust case, it cost 76 tests for what the list
+    // sweeps take in fewer (312 tests in all instead of 176, the same output); trait methods
+    // are used without being named
     ..RewriteTable::NONE
 };

@@ -137,10 +137,6 @@ fn the_unreferenced_pass_deletes_dead_functions_in_every_language_that_has_it() 
             "def dead():\n    return 1\n\ndef used():\n    return 2\n\nprint(used())\n",
         ),
         (
-            "rust",
-            "fn dead() -> i32 { 1 }\nfn used() -> i32 { 2 }\nfn main() { used(); }\n",
-        ),
-        (
             "java",
             // (class B is unreferenced too, and goes)
             "class A {\n  int dead() { return 1; }\n  int used() { return 2; }\n  int f = used();\n}\nclass B { A a; }\n",

@@ -13,6 +13,7 @@ pub mod c;
 pub mod closure;
 pub mod cpp;
 pub mod debris;
+pub mod exports;
 pub mod fields;
 pub mod flatten;
 pub mod hoist;

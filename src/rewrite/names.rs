@@ -7,6 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::{Node, Tree};
 
+use super::exports::{export_entries, use_sites, with_users};
 use super::table::RewriteTable;
 use super::{Edit, Hunk, Pass, preorder, text};
 
@@ -56,6 +57,7 @@ fn candidates<'s>(tree: &Tree, src: &'s [u8], t: &RewriteTable) -> Vec<(Edit, Ve
             out.extend(elements.into_iter().map(|e| (e, declared.clone())));
         }
     }
+    out.extend(export_entries(&nodes, &items, src, t));
     for &n in &nodes {
         let kind = n.kind();
         let is_item = n.parent().is_some_and(|p| t.item_lists.contains(&p.kind()));
@@ -72,68 +74,6 @@ fn candidates<'s>(tree: &Tree, src: &'s [u8], t: &RewriteTable) -> Vec<(Edit, Ve
         }
     }
     out
-}
-
-/// Where each name is used (not declared), when the table has reference elements.
-fn use_sites<'t, 's>(
-    nodes: &[Node<'t>],
-    uses: &Uses,
-    src: &'s [u8],
-    t: &RewriteTable,
-) -> HashMap<&'s [u8], Vec<Node<'t>>> {
-    let mut at: HashMap<&[u8], Vec<Node>> = HashMap::new();
-    if t.reference_elements.is_empty() {
-        return at;
-    }
-    for &n in nodes.iter().filter(|n| !uses.sites.contains(&n.id())) {
-        if t.names.contains(&n.kind()) || t.mergeable.contains(&n.kind()) {
-            at.entry(text(n, src)).or_default().push(n);
-        }
-    }
-    at
-}
-
-/// How far above a use its reference element may be (`f: f`, `f: a.f`, `f: g(f)`).
-const ELEMENT_DEPTH: usize = 3;
-
-/// When every use of `declared` outside `item` sits in a reference element (and no element
-/// holds the item): the deletions of those elements, each with the comma after it. `None` also
-/// when a name is used in a macro body, which has no element.
-fn with_users(
-    item: Node,
-    declared: &[&[u8]],
-    at: &HashMap<&[u8], Vec<Node>>,
-    t: &RewriteTable,
-) -> Option<Vec<Edit>> {
-    if declared.is_empty() || at.is_empty() {
-        return None;
-    }
-    let range = item.byte_range();
-    let mut elements: Vec<Node> = Vec::new();
-    for name in declared {
-        for u in at.get(name).into_iter().flatten() {
-            if range.contains(&u.start_byte()) {
-                continue;
-            }
-            let e = std::iter::successors(Some(*u), Node::parent)
-                .take(ELEMENT_DEPTH + 1)
-                .find(|a| t.reference_elements.contains(&a.kind()))?;
-            if e.start_byte() <= range.start && range.end <= e.end_byte() {
-                return None;
-            }
-            if !elements.iter().any(|x| x.id() == e.id()) {
-                elements.push(e);
-            }
-        }
-    }
-    if elements.is_empty() {
-        return None;
-    }
-    let deletion = |e: Node| match e.next_sibling() {
-        Some(comma) if comma.kind() == "," => Edit::delete(e.start_byte(), comma.end_byte()),
-        _ => Edit::delete(e.start_byte(), e.end_byte()),
-    };
-    Some(elements.into_iter().map(deletion).collect())
 }
 
 /// One hunk per set of edits linked by a declared name (union-find), in the order of their
@@ -241,10 +181,10 @@ fn with_separator(n: Node) -> Edit {
 /// body). Unless the table says otherwise (C), where an item, a field or an enum member declares
 /// a name is no use of it, so a prototype and its definition (a class's member and its
 /// out-of-line body) go together.
-struct Uses<'s> {
+pub(super) struct Uses<'s> {
     count: HashMap<&'s [u8], u32>,
     /// The ids of the name nodes that declare.
-    sites: HashSet<usize>,
+    pub(super) sites: HashSet<usize>,
 }
 
 impl<'s> Uses<'s> {
@@ -478,48 +418,6 @@ mod tests {
         let tree = parse(src);
         let out = apply_all(src, &Declarations.edits(&tree, src.as_bytes(), &C));
         assert_eq!(out, "static int f(int x) ;\nint main(void) ;\n");
-    }
-
-    /// A JavaScript library whose export table names every function: a function used only
-    /// there goes in one hunk with its entries; one the library also calls stays.
-    #[test]
-    fn javascript_functions_go_with_their_export_entries() {
-        let js = &crate::lang::javascript::SPEC;
-        let src = "(function () {\n  function a() { return b(); }\n  function b() { return 1; }\n  function c() { return 2; }\n  var d = 3, e = 4;\n  var all = {a: a, b: b, c, dd: d, e: e};\n  return all;\n})();\n";
-        let tree = crate::rewrite::tests::parse_in(js, src);
-        let hunks = Unreferenced.hunks(&tree, src.as_bytes(), js.rewrite);
-        // compared without whitespace (a deletion leaves the spaces around it)
-        let outcomes: Vec<String> = hunks
-            .iter()
-            .map(|h| apply_all(src, h).split_whitespace().collect())
-            .collect();
-        let gone = |what: &str| {
-            outcomes
-                .iter()
-                .find(|o| !o.contains(what))
-                .cloned()
-                .unwrap_or_default()
-        };
-        // `a` and `c` (shorthand) go with their entries, each entry with its comma
-        assert!(
-            gone("functiona").contains("varall={b:b,c,dd:d,e:e};"),
-            "{outcomes:?}"
-        );
-        assert!(
-            gone("functionc").contains("varall={a:a,b:b,dd:d,e:e};"),
-            "{outcomes:?}"
-        );
-        // `var d = 3, e = 4;` declares both: it goes with both entries
-        assert!(
-            gone("vard").contains("varall={a:a,b:b,c,};"),
-            "{outcomes:?}"
-        );
-        // `b` is called by `a`: no hunk deletes it
-        assert!(
-            outcomes.iter().all(|o| o.contains("functionb")),
-            "{outcomes:?}"
-        );
-        assert_eq!(hunks.len(), 3, "{outcomes:?}");
     }
 
     #[test]
