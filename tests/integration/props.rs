@@ -8,6 +8,7 @@ use reduce::reduce::ddmin::{Ddmin, Sweep};
 use reduce::reduce::hdd::Hdd;
 use reduce::reduce::perses::{ClearDone, Perses, PersesOptions};
 use reduce::reduce::shuffled::ShuffledOracle;
+use reduce::reduce::until::Until;
 use reduce::reduce::{FnOracle, Policy, Unit, Verdict, reduce};
 use reduce::tree::grammar::Grammar;
 use reduce::tree::ts;
@@ -227,7 +228,7 @@ proptest! {
     #[test]
     fn every_width_commits_the_serial_candidates_in_the_serial_order(
         program in c_like_program(),
-        which in 0usize..4,
+        which in 0usize..5,
         width in 2usize..24,
         seed in any::<u64>(),
     ) {
@@ -245,7 +246,12 @@ proptest! {
                 0 => reduce(all.clone(), &mut oracle, &mut Sweep::new()),
                 1 => reduce(all.clone(), &mut oracle, &mut Hdd::new(arena, Sweep::new)),
                 2 => reduce(all.clone(), &mut oracle, &mut Perses::new(arena, || Ddmin)),
-                _ => reduce(all.clone(), &mut oracle, &mut Perses::new(arena, Sweep::new).options(options)),
+                3 => reduce(all.clone(), &mut oracle, &mut Perses::new(arena, Sweep::new).options(options)),
+                // the size goal of the JavaScript and C++ rounds: it ends the loop in commit order
+                _ => {
+                    let perses = Perses::new(arena, Sweep::new).options(options);
+                    reduce(all.clone(), &mut oracle, &mut Until::new(perses, full * 3 / 4))
+                }
             };
             (result, oracle.committed)
         };
