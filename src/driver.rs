@@ -137,14 +137,19 @@ pub struct Driver<'a> {
     undone: HashSet<u64>,
 }
 
-/// The rewrite passes in the order they run: bulk and cheap first; among the token windows the
-/// best yield first (measured: 3 tokens removed per ~130 tests for windows of 3, 6 per ~380
-/// for 2, 6 per ~310 for 1 on the shared cases).
+/// The bulk passes by name: they open the run, and run again between deletion rounds where the
+/// table says so.
+fn bulk_table() -> Vec<Box<dyn Pass>> {
+    vec![Box::new(Unreferenced), Box::new(Declarations)]
+}
+
+/// The rewrite passes in the order they run: the bulk passes and cheap ones first; among the
+/// token windows the best yield first (measured: 3 tokens removed per ~130 tests for windows
+/// of 3, 6 per ~380 for 2, 6 per ~310 for 1 on the shared cases).
 fn rewrite_table() -> Vec<Box<dyn Pass>> {
-    vec![
-        Box::new(Unreferenced),
-        Box::new(Declarations),
-        Box::new(ParamToGlobal),
+    let mut table = bulk_table();
+    table.extend([
+        Box::new(ParamToGlobal) as Box<dyn Pass>,
         Box::new(Smallest),
         Box::new(Shapes),
         Box::new(InlineReturn),
@@ -159,7 +164,8 @@ fn rewrite_table() -> Vec<Box<dyn Pass>> {
         Box::new(TokenWindows(2)),
         Box::new(TokenWindows(1)),
         Box::new(BalancedPairs),
-    ]
+    ]);
+    table
 }
 
 /// Passes that run only once the table above is at a fixpoint (and again only after they
@@ -259,15 +265,16 @@ impl<'a> Driver<'a> {
                 self.measure("keep-closure", Self::text_closure)?;
             }
         }
-        if let [first, second, ..] = &table[..] {
+        if !table.is_empty() {
             // C-Reduce's opening: bulk deletions by name before any list sweep, again while a
             // round removes something; on a large file (where a round costs seconds of parsing)
             // only while it removes a tenth (the cycle below runs them again anyway)
             loop {
                 let before = self.tester.best.len();
                 let coarse = before > COARSE_MIN_BYTES;
-                self.measured(first.as_ref(), coarse)?;
-                self.measured(second.as_ref(), coarse)?;
+                for pass in bulk_table() {
+                    self.measured(pass.as_ref(), coarse)?;
+                }
                 let after = self.tester.best.len();
                 let small_gain = after * 10 > before * 9 && before > BULK_REPEAT_MAX_BYTES;
                 if after == before || small_gain || self.tester.stopped() {
@@ -376,7 +383,7 @@ impl<'a> Driver<'a> {
             Deletion::Hdd => "hdd",
         };
         let bulk: Vec<Box<dyn Pass>> = match self.schedule.rewrites && self.rewriter.is_some() {
-            true => rewrite_table().into_iter().take(2).collect(),
+            true => bulk_table(),
             false => Vec::new(),
         };
         let mut goals = !bulk.is_empty()

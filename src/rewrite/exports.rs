@@ -8,35 +8,16 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
-use super::names::{Uses, declared_names};
 use super::table::RewriteTable;
 use super::{Edit, text};
-
-/// Where each name is used (not declared), when the table has reference elements.
-pub(super) fn use_sites<'t, 's>(
-    nodes: &[Node<'t>],
-    uses: &Uses,
-    src: &'s [u8],
-    t: &RewriteTable,
-) -> HashMap<&'s [u8], Vec<Node<'t>>> {
-    let mut at: HashMap<&[u8], Vec<Node>> = HashMap::new();
-    if t.reference_elements.is_empty() {
-        return at;
-    }
-    for &n in nodes.iter().filter(|n| !uses.sites.contains(&n.id())) {
-        if t.names.contains(&n.kind()) || t.mergeable.contains(&n.kind()) {
-            at.entry(text(n, src)).or_default().push(n);
-        }
-    }
-    at
-}
 
 /// How far above a use its reference element may be (`f: f`, `f: a.f`, `f: g(f)`).
 const ELEMENT_DEPTH: usize = 3;
 
-/// When every use of `declared` outside `item` sits in a reference element (and no element
-/// holds the item): the deletions of those elements, each with the comma after it. `None` also
-/// when a name is used in a macro body, which has no element.
+/// When every use of `declared` outside `item` (`at`: the name nodes that use each name) sits
+/// in a reference element, and no element holds the item: the deletions of those elements,
+/// each with the comma after it. Words of raw text (macro bodies) are not name nodes: the
+/// tables that have reference elements have no raw text.
 pub(super) fn with_users(
     item: Node,
     declared: &[&[u8]],
@@ -85,20 +66,16 @@ const EXPORT_TABLE_MIN: usize = 8;
 
 /// Each entry of an export table (`{f: f, g, ..}`) on its own: the library's functions stay
 /// named by the table until the entries the test does not need go, and a bisection of the
-/// entries finds those it needs in a few tests each.
+/// entries finds those it needs in a few tests each. `declared`: every name the items declare.
 pub(super) fn export_entries<'s>(
     nodes: &[Node],
-    items: &[Node],
+    declared: &HashSet<&[u8]>,
     src: &'s [u8],
     t: &RewriteTable,
 ) -> Vec<(Edit, Vec<&'s [u8]>)> {
     if t.reference_elements.is_empty() {
         return Vec::new();
     }
-    let declared: HashSet<&[u8]> = items
-        .iter()
-        .flat_map(|&i| declared_names(i, src, t))
-        .collect();
     let names_an_item = |e: &Node| {
         let value = match t.names.contains(&e.kind()) {
             true => Some(*e),
@@ -107,7 +84,10 @@ pub(super) fn export_entries<'s>(
         value.is_some_and(|v| t.names.contains(&v.kind()) && declared.contains(text(v, src)))
     };
     let mut out = Vec::new();
-    for n in nodes {
+    for n in nodes
+        .iter()
+        .filter(|n| n.named_child_count() >= EXPORT_TABLE_MIN)
+    {
         let mut cursor = n.walk();
         let entries: Vec<Node> = n
             .named_children(&mut cursor)

@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::{Node, Tree};
 
-use super::exports::{export_entries, use_sites, with_users};
+use super::exports::{export_entries, with_users};
 use super::table::RewriteTable;
 use super::{Edit, Hunk, Pass, preorder, text};
 
@@ -42,13 +42,14 @@ fn candidates<'s>(tree: &Tree, src: &'s [u8], t: &RewriteTable) -> Vec<(Edit, Ve
     let nodes = preorder(tree);
     let items = items(&nodes, t);
     let uses = Uses::count(&nodes, &items, src, t);
-    let at = use_sites(&nodes, &uses, src, t);
     let mut out = Vec::new();
+    let mut all_declared = HashSet::new();
     for &item in &items {
         let declared = declared_names(item, src, t);
+        all_declared.extend(declared.iter().copied());
         if uses.unreferenced(item, &declared, src, t) {
             out.push((Edit::delete(item.start_byte(), item.end_byte()), declared));
-        } else if let Some(elements) = with_users(item, &declared, &at, t) {
+        } else if let Some(elements) = with_users(item, &declared, &uses.at, t) {
             // one hunk by their shared names (see `group_by_names`)
             out.push((
                 Edit::delete(item.start_byte(), item.end_byte()),
@@ -57,7 +58,7 @@ fn candidates<'s>(tree: &Tree, src: &'s [u8], t: &RewriteTable) -> Vec<(Edit, Ve
             out.extend(elements.into_iter().map(|e| (e, declared.clone())));
         }
     }
-    out.extend(export_entries(&nodes, &items, src, t));
+    out.extend(export_entries(&nodes, &all_declared, src, t));
     for &n in &nodes {
         let kind = n.kind();
         let is_item = n.parent().is_some_and(|p| t.item_lists.contains(&p.kind()));
@@ -181,14 +182,17 @@ fn with_separator(n: Node) -> Edit {
 /// body). Unless the table says otherwise (C), where an item, a field or an enum member declares
 /// a name is no use of it, so a prototype and its definition (a class's member and its
 /// out-of-line body) go together.
-pub(super) struct Uses<'s> {
+struct Uses<'t, 's> {
     count: HashMap<&'s [u8], u32>,
     /// The ids of the name nodes that declare.
-    pub(super) sites: HashSet<usize>,
+    sites: HashSet<usize>,
+    /// The name nodes that use each name, when the table has reference elements (see
+    /// [`with_users`]).
+    at: HashMap<&'s [u8], Vec<Node<'t>>>,
 }
 
-impl<'s> Uses<'s> {
-    fn count(nodes: &[Node], items: &[Node], src: &'s [u8], t: &RewriteTable) -> Uses<'s> {
+impl<'t, 's> Uses<'t, 's> {
+    fn count(nodes: &[Node<'t>], items: &[Node], src: &'s [u8], t: &RewriteTable) -> Uses<'t, 's> {
         let mut sites = HashSet::new();
         for &n in items.iter().filter(|_| !t.declarations_are_uses) {
             sites.extend(declared_nodes(n, t).iter().map(Node::id));
@@ -199,12 +203,17 @@ impl<'s> Uses<'s> {
             }
         }
         let mut count: HashMap<&[u8], u32> = HashMap::new();
+        let mut at: HashMap<&[u8], Vec<Node>> = HashMap::new();
+        let places = !t.reference_elements.is_empty();
         for &n in nodes.iter().filter(|n| !sites.contains(&n.id())) {
             for name in names_in_node(n, src, t) {
                 *count.entry(name).or_default() += 1;
+                if places && !t.raw_text.contains(&n.kind()) {
+                    at.entry(name).or_default().push(n);
+                }
             }
         }
-        Uses { count, sites }
+        Uses { count, sites, at }
     }
 
     /// Does no occurrence of any of `declared` lie outside `item`? False if it declares nothing.
