@@ -455,7 +455,8 @@ impl<'a> Driver<'a> {
             };
             let slack = if pass.enabling() { ENABLING_SLACK } else { 0 };
             let mut oracle = EditOracle::new(pass.name(), &space, self.tester, prefilter, errors)
-                .with_slack(slack);
+                .with_slack(slack)
+                .with_workers(self.front.make_checker());
             config = reduce(space.all_units(), &mut oracle, &mut policy);
             if policy.gave_up() || self.tester.stopped() {
                 break;
@@ -504,7 +505,8 @@ impl<'a> Driver<'a> {
                 true => Some(self.filter.as_mut()),
                 false => None,
             };
-        let mut oracle = EditOracle::new("keep-closure", &space, self.tester, prefilter, errors);
+        let mut oracle = EditOracle::new("keep-closure", &space, self.tester, prefilter, errors)
+            .with_workers(self.front.make_checker());
         reduce(space.all_units(), &mut oracle, &mut policy);
     }
 
@@ -526,7 +528,8 @@ impl<'a> Driver<'a> {
                 true => Some(self.filter.as_mut()),
                 false => None,
             };
-            let mut oracle = TreeOracle::new(&parsed.tokens, self.tester, prefilter, parsed.errors);
+            let mut oracle = TreeOracle::new(&parsed.tokens, self.tester, prefilter, parsed.errors)
+                .with_workers(self.front.make_checker());
             // comments first, all at once if the test allows (it usually does): one test can
             // spare thousands of one-comment passes later
             let comments = self.front.comment_tokens(&parsed);

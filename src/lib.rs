@@ -17,6 +17,7 @@ pub mod panic;
 pub mod paths;
 pub mod persist;
 pub mod pool;
+pub mod prefilter;
 pub mod progress;
 pub mod reaper;
 pub mod reduce;

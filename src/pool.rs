@@ -12,6 +12,7 @@ use anyhow::{Context, Result};
 
 use crate::multi::frame::Frame;
 use crate::oracle::{Outcome, ScriptConfig, ScriptOracle};
+use crate::prefilter::{Check, Checker};
 use crate::reaper;
 use crate::tempdirs::{self, RunDir};
 
@@ -23,6 +24,33 @@ struct Job {
     /// The other files of a multi-file run.
     frame: Option<Arc<Frame>>,
     timeout: Duration,
+    /// Parse first (see [`crate::prefilter`]); the verdict the cache already knows, if any.
+    check: Option<(Check, Option<bool>)>,
+}
+
+/// How a job ended.
+#[derive(Debug)]
+pub enum Report {
+    /// The test ran (or could not be run).
+    Ran(Result<Outcome>),
+    /// The prefilter skipped it: it parses worse than its baseline.
+    Pruned,
+    /// It parses no worse, and its verdict was known from the cache: no run.
+    Known(bool),
+    /// Cancelled after its check and before its run started: no verdict, no run.
+    Dropped,
+}
+
+impl Report {
+    /// The run's outcome; a job without a check always runs.
+    pub fn ran(self) -> Result<Outcome> {
+        match self {
+            Report::Ran(outcome) => outcome,
+            Report::Pruned | Report::Known(_) | Report::Dropped => {
+                Err(anyhow::anyhow!("a job without a check was not run"))
+            }
+        }
+    }
 }
 
 struct Worker {
@@ -33,7 +61,7 @@ struct Worker {
     handle: Option<JoinHandle<()>>,
 }
 
-type Done = (usize, Ticket, Result<Outcome>);
+type Done = (usize, Ticket, Report);
 
 pub struct Pool {
     workers: Vec<Worker>,
@@ -96,6 +124,17 @@ impl Pool {
 
     /// Starts a run on an idle worker; false if every worker is busy.
     pub fn submit(&mut self, ticket: Ticket, candidate: Vec<u8>) -> bool {
+        self.submit_checked(ticket, candidate, None)
+    }
+
+    /// [`Pool::submit`], with the prefilter's check first (and the cached verdict applied only
+    /// if the check passes).
+    pub fn submit_checked(
+        &mut self,
+        ticket: Ticket,
+        candidate: Vec<u8>,
+        check: Option<(Check, Option<bool>)>,
+    ) -> bool {
         let Some(w) = self.workers.iter_mut().find(|w| w.busy.is_none()) else {
             return false;
         };
@@ -104,6 +143,7 @@ impl Pool {
             candidate,
             frame: self.frame.clone(),
             timeout: self.timeout,
+            check,
         };
         let sent = w.jobs.as_ref().is_some_and(|tx| tx.send(job).is_ok());
         if sent {
@@ -113,7 +153,7 @@ impl Pool {
     }
 
     /// Blocks until some run finishes. `None` when nothing is running.
-    pub fn next_done(&mut self) -> Option<(Ticket, Result<Outcome>)> {
+    pub fn next_done(&mut self) -> Option<(Ticket, Report)> {
         if self.running() == 0 {
             return None;
         }
@@ -122,13 +162,13 @@ impl Pool {
     }
 
     /// A run that has already ended, if any, without waiting.
-    pub fn done_now(&mut self) -> Option<(Ticket, Result<Outcome>)> {
+    pub fn done_now(&mut self) -> Option<(Ticket, Report)> {
         let done = self.done.try_recv().ok()?;
         Some(self.free(done))
     }
 
     /// The worker of a finished run is idle again.
-    fn free(&mut self, (worker, ticket, outcome): Done) -> (Ticket, Result<Outcome>) {
+    fn free(&mut self, (worker, ticket, outcome): Done) -> (Ticket, Report) {
         let w = &mut self.workers[worker];
         w.busy = None;
         w.cancel.store(false, Ordering::Relaxed);
@@ -148,7 +188,7 @@ impl Pool {
     }
 
     /// Cancels every run, waits for all of them to end, and hands each outcome to `seen`.
-    pub fn drain_into(&mut self, mut seen: impl FnMut(Ticket, Result<Outcome>)) {
+    pub fn drain_into(&mut self, mut seen: impl FnMut(Ticket, Report)) {
         for w in &self.workers {
             if w.busy.is_some() {
                 w.cancel.store(true, Ordering::Relaxed);
@@ -180,14 +220,24 @@ impl Drop for Pool {
 fn spawn_worker(index: usize, cfg: ScriptConfig, done: Sender<Done>) -> Result<Worker> {
     let mut oracle = ScriptOracle::new(cfg)?;
     let cancel = oracle.cancel_flag();
+    let flag = cancel.clone();
     let (jobs, rx) = channel::<Job>();
     let handle = std::thread::Builder::new()
         .name(format!("reduce-test-{index}"))
         .spawn(move || {
+            let mut checker = Checker::default();
             for job in rx {
                 oracle.set_timeout(job.timeout);
-                let outcome = oracle.run_in(&job.candidate, job.frame.as_deref());
-                if done.send((index, job.ticket, outcome)).is_err() {
+                let report = match &job.check {
+                    Some((check, _)) if check.answer(&mut checker, &job.candidate) => {
+                        Report::Pruned
+                    }
+                    Some((_, Some(known))) => Report::Known(*known),
+                    // cancelled while it was parsed: no need to start it
+                    Some(_) if flag.load(Ordering::Relaxed) => Report::Dropped,
+                    _ => Report::Ran(oracle.run_in(&job.candidate, job.frame.as_deref())),
+                };
+                if done.send((index, job.ticket, report)).is_err() {
                     break;
                 }
             }

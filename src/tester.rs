@@ -11,7 +11,8 @@ use xxhash_rust::xxh3::{Xxh3, xxh3_128};
 use crate::diskcache::DiskCache;
 use crate::multi::frame::Frame;
 use crate::oracle::{Outcome, RunStatus};
-use crate::pool::{Pool, Ticket};
+use crate::pool::{Pool, Report, Ticket};
+use crate::prefilter::Check;
 use crate::progress::Progress;
 use crate::reduce::{Started, Verdict, new_ticket};
 use crate::sink::Sink;
@@ -58,6 +59,8 @@ pub struct Tester {
     frame: Option<Arc<Frame>>,
     /// The persistent "not interesting" verdicts (dropped at the first write error).
     disk: Option<DiskCache>,
+    /// Checked jobs in flight whose verdict the persistent cache knew (a hit of its own kind).
+    disk_known: HashSet<Ticket>,
 }
 
 /// How a test of a candidate began.
@@ -100,6 +103,7 @@ impl Tester {
             charged: 0,
             frame: None,
             disk: None,
+            disk_known: HashSet::new(),
         }
     }
 
@@ -190,8 +194,8 @@ impl Tester {
             let waiting = std::time::Instant::now();
             let done = self.pool.next_done();
             self.stats.wait_seconds += waiting.elapsed().as_secs_f64();
-            let (ticket, outcome) = done.context("the test pool lost a run")?;
-            let outcome = outcome?;
+            let (ticket, report) = done.context("the test pool lost a run")?;
+            let outcome = report.ran()?;
             self.count(&outcome);
             if ticket == serial {
                 return Ok(outcome);
@@ -230,6 +234,39 @@ impl Tester {
             Begin::Running => Started::Running,
             Begin::Refused => Started::Unknown,
         }
+    }
+
+    /// Whether candidates may be checked by the workers ([`Tester::started_checked`]): not under
+    /// `--max-attempts`, whose exact count needs each run decided on the feeding thread.
+    pub fn checks_off_thread(&self) -> bool {
+        self.max_attempts.is_none() && self.width() > 1
+    }
+
+    /// Starts judging a candidate whose prefilter question a worker answers first: the cache's
+    /// verdict, if any, goes with it and counts only if the candidate passes the check.
+    pub fn started_checked(&mut self, ticket: Ticket, candidate: &[u8], check: Check) -> Started {
+        debug_assert!(self.max_attempts.is_none());
+        if self.stopped() {
+            self.stop.get_or_insert(Stop::Interrupted);
+            return Started::Unknown;
+        }
+        let key = self.key(candidate);
+        self.keys.insert(ticket, key);
+        let mut known = self.cache.as_ref().and_then(|c| c.get(&key)).copied();
+        if known.is_none() && self.disk.as_ref().is_some_and(|d| d.rejected(key)) {
+            self.disk_known.insert(ticket);
+            known = Some(false);
+        }
+        if !self
+            .pool
+            .submit_checked(ticket, candidate.to_vec(), Some((check, known)))
+        {
+            self.error = Some(anyhow::anyhow!("no idle test worker (internal error)"));
+            self.stop = Some(Stop::Error);
+            return Started::Unknown;
+        }
+        self.in_flight.insert(ticket, key);
+        Started::Running
     }
 
     /// Starts judging a candidate under `ticket`: known at once from the cache, running, or
@@ -314,8 +351,8 @@ impl Tester {
         let waiting = std::time::Instant::now();
         let done = self.pool.next_done();
         self.stats.wait_seconds += waiting.elapsed().as_secs_f64();
-        let (ticket, outcome) = done?;
-        Some(self.settle(ticket, outcome))
+        let (ticket, report) = done?;
+        Some(self.settle(ticket, report))
     }
 
     /// Like [`Tester::next_done`], without waiting: a run that has already ended, if any.
@@ -323,12 +360,38 @@ impl Tester {
         if let Some(done) = self.ready.pop_front() {
             return Some(done);
         }
-        let (ticket, outcome) = self.pool.done_now()?;
-        Some(self.settle(ticket, outcome))
+        let (ticket, report) = self.pool.done_now()?;
+        Some(self.settle(ticket, report))
     }
 
-    /// Counts a finished run, caches its verdict and says what it was (`None`: unknown).
-    fn settle(&mut self, ticket: Ticket, outcome: Result<Outcome>) -> (Ticket, Option<bool>) {
+    /// Counts a finished job, caches its verdict and says what it was (`None`: unknown).
+    fn settle(&mut self, ticket: Ticket, report: Report) -> (Ticket, Option<bool>) {
+        let from_disk = self.disk_known.remove(&ticket);
+        let outcome = match report {
+            Report::Ran(outcome) => outcome,
+            Report::Pruned => {
+                self.in_flight.remove(&ticket);
+                self.keys.remove(&ticket);
+                self.prune(ticket);
+                return (ticket, Some(false));
+            }
+            Report::Known(v) => {
+                let key = self.in_flight.remove(&ticket);
+                self.stats.cache_hits += 1;
+                if from_disk {
+                    self.stats.persistent_hits += 1;
+                    if let (Some(cache), Some(key)) = (&mut self.cache, key) {
+                        cache.insert(key, false);
+                    }
+                }
+                self.progress.tick(self.shown_len(), &self.stats);
+                return (ticket, Some(v));
+            }
+            Report::Dropped => {
+                self.in_flight.remove(&ticket);
+                return (ticket, None);
+            }
+        };
         let key = self.in_flight.remove(&ticket);
         let interesting = match outcome {
             Ok(o) => {

@@ -5,9 +5,11 @@
 //! is compared with its parent's rendering, as the serial run would compare it, so the verdicts
 //! never depend on `-j`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use super::EditSpace;
+use crate::prefilter::{Baseline, Check, MakeChecker, Shared};
 use crate::reduce::{Oracle, Started, Ticket, Unit, Verdict, new_ticket};
 use crate::tester::{Tester, ticket_methods};
 use crate::tree::ts::Reparse;
@@ -26,6 +28,10 @@ pub struct EditOracle<'a> {
     buf: Vec<u8>,
     /// How many bytes a candidate may grow the text by (an enabling pass; 0 otherwise).
     slack: usize,
+    /// With `-j` above 1: the workers parse the candidates ([`crate::prefilter`]).
+    shared: Option<Arc<Shared>>,
+    /// Tickets handed to the workers with a check: their counts are published in `shared`.
+    sent: HashSet<Ticket>,
 }
 
 impl<'a> EditOracle<'a> {
@@ -45,7 +51,18 @@ impl<'a> EditOracle<'a> {
             seen: HashMap::new(),
             buf: Vec::new(),
             slack: 0,
+            shared: None,
+            sent: HashSet::new(),
         }
+    }
+
+    /// Lets the test workers parse the candidates (with `-j` above 1 and a prefilter), each
+    /// with a parser `make` makes: the feeding thread only renders and hashes.
+    pub fn with_workers(mut self, make: MakeChecker) -> Self {
+        if self.prefilter.is_some() && self.tester.checks_off_thread() {
+            self.shared = Some(Shared::new(make, None));
+        }
+        self
     }
 
     /// Lets candidates grow the text by up to `slack` bytes (an enabling pass: the driver undoes
@@ -69,14 +86,10 @@ impl<'a> EditOracle<'a> {
         parent: Option<Ticket>,
         candidate: &[Unit],
     ) -> Option<Verdict> {
-        self.space.render_into(candidate, &mut self.buf);
-        let (size, errors) = parent
-            .and_then(|p| self.seen.get(&p).copied())
-            .unwrap_or((self.tester.best.len(), Some(self.best_errors)));
-        if self.buf.len() >= size + self.slack {
-            self.seen.insert(ticket, (self.buf.len(), None));
-            return Some(Verdict::NotInteresting);
-        }
+        let errors = match self.render_and_size(ticket, parent, candidate) {
+            Ok(errors) => errors,
+            Err(known) => return Some(known),
+        };
         let mine = self.parse_errors();
         self.seen.insert(ticket, (self.buf.len(), mine));
         if let (Some(e), Some(base)) = (mine, errors)
@@ -86,6 +99,61 @@ impl<'a> EditOracle<'a> {
             return Some(Verdict::NotInteresting);
         }
         None
+    }
+
+    /// Renders into `buf` and compares its size with the configuration it would replace: a
+    /// known "no" if it is not smaller, else that configuration's errors (its baseline).
+    fn render_and_size(
+        &mut self,
+        ticket: Ticket,
+        parent: Option<Ticket>,
+        candidate: &[Unit],
+    ) -> Result<Option<usize>, Verdict> {
+        self.space.render_into(candidate, &mut self.buf);
+        let (size, errors) = parent
+            .and_then(|p| self.seen.get(&p).copied())
+            .unwrap_or((self.tester.best.len(), Some(self.best_errors)));
+        if self.buf.len() >= size + self.slack {
+            self.seen.insert(ticket, (self.buf.len(), None));
+            return Err(Verdict::NotInteresting);
+        }
+        Ok(errors)
+    }
+
+    /// [`EditOracle::prepare`]'s size check here, its parse in the worker that tests it.
+    fn start_checked(
+        &mut self,
+        shared: Arc<Shared>,
+        ticket: Ticket,
+        parent: Option<Ticket>,
+        candidate: &[Unit],
+    ) -> Started {
+        let errors = match self.render_and_size(ticket, parent, candidate) {
+            Ok(errors) => errors,
+            Err(known) => {
+                self.tester.skip(ticket);
+                return Started::Known(known);
+            }
+        };
+        let baseline = match parent {
+            Some(p) if self.sent.contains(&p) => Baseline::Parent {
+                ticket: p,
+                on_none: None,
+            },
+            _ => Baseline::Value(errors),
+        };
+        self.seen.insert(ticket, (self.buf.len(), None));
+        let check = Check {
+            shared,
+            ticket,
+            splices: None,
+            baseline,
+        };
+        let started = self.tester.started_checked(ticket, &self.buf, check);
+        if started == Started::Running {
+            self.sent.insert(ticket);
+        }
+        started
     }
 }
 
@@ -99,8 +167,10 @@ impl Oracle for EditOracle<'_> {
 
     fn commit(&mut self, ticket: Ticket, candidate: &[Unit]) {
         self.space.render_into(candidate, &mut self.buf);
-        let errors = match self.seen.get(&ticket) {
-            Some(&(_, Some(e))) => Some(e),
+        let published = self.shared.as_ref().and_then(|s| s.get(ticket));
+        let errors = match (self.seen.get(&ticket), published) {
+            (Some(&(_, Some(e))), _) => Some(e),
+            (_, Some(Some(e))) => Some(e),
             _ => self.parse_errors(),
         };
         if let Some(e) = errors {
@@ -119,6 +189,9 @@ impl Oracle for EditOracle<'_> {
     ticket_methods!();
 
     fn start(&mut self, ticket: Ticket, parent: Option<Ticket>, candidate: &[Unit]) -> Started {
+        if let Some(shared) = self.shared.clone() {
+            return self.start_checked(shared, ticket, parent, candidate);
+        }
         if let Some(known) = self.prepare(ticket, parent, candidate) {
             self.tester.skip(ticket);
             return Started::Known(known);

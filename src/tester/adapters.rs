@@ -3,7 +3,9 @@
 
 use super::Tester;
 use crate::pool::Ticket;
-use std::collections::HashMap;
+use crate::prefilter::{Baseline, Check, MakeChecker, Shared};
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use crate::reduce::{Oracle, Started, Unit, Verdict, new_ticket};
 use crate::tree::render::{Copy, Segments, Splice, Tokens, splices};
@@ -70,6 +72,10 @@ pub struct TreeOracle<'a> {
     /// Where the last rendering copied the round's text, and the changes between them.
     copies: Vec<Copy>,
     splices: Vec<Splice>,
+    /// With `-j` above 1: the workers parse the candidates ([`crate::prefilter`]).
+    shared: Option<Arc<Shared>>,
+    /// Tickets handed to the workers with a check: their counts are published in `shared`.
+    sent: HashSet<Ticket>,
 }
 
 /// Inputs smaller than this (in tokens) never end a round early to re-parse.
@@ -107,7 +113,58 @@ impl<'a> TreeOracle<'a> {
             buf: Vec::new(),
             copies: Vec::new(),
             splices: Vec::new(),
+            shared: None,
+            sent: HashSet::new(),
         }
+    }
+
+    /// Lets the test workers parse the candidates (with `-j` above 1 and a prefilter), each
+    /// with a parser `make` makes: the feeding thread only renders and hashes.
+    pub fn with_workers(mut self, make: MakeChecker) -> Self {
+        if self.prefilter.is_some() && self.tester.checks_off_thread() {
+            let base = Arc::from(self.tokens.src.as_slice());
+            self.shared = Some(Shared::new(make, Some(base)));
+        }
+        self
+    }
+
+    /// Renders the candidate and hands it to a worker that parses it before the test.
+    fn start_checked(
+        &mut self,
+        shared: Arc<Shared>,
+        ticket: Ticket,
+        parent: Option<Ticket>,
+        candidate: &[Unit],
+    ) -> Started {
+        self.tokens
+            .render_recording(candidate, &mut self.buf, &mut self.copies);
+        splices(
+            &self.copies,
+            self.tokens.src.len(),
+            self.buf.len(),
+            &mut self.splices,
+        );
+        let baseline = match parent {
+            Some(p) if self.sent.contains(&p) => Baseline::Parent {
+                ticket: p,
+                on_none: Some(self.best_errors),
+            },
+            Some(p) => Baseline::Value(Some(
+                self.errors.get(&p).copied().unwrap_or(self.best_errors),
+            )),
+            None => Baseline::Value(Some(self.best_errors)),
+        };
+        let check = Check {
+            shared,
+            ticket,
+            splices: Some(self.splices.clone()),
+            baseline,
+        };
+        let started = self.tester.started_checked(ticket, &self.buf, check);
+        if started == Started::Running {
+            self.sent.insert(ticket);
+        }
+        started
     }
 
     /// The errors of the candidate in `buf`, rendered by [`Tokens::render_recording`].
@@ -156,9 +213,11 @@ impl Oracle for TreeOracle<'_> {
     fn commit(&mut self, ticket: Ticket, candidate: &[Unit]) {
         self.tokens
             .render_recording(candidate, &mut self.buf, &mut self.copies);
-        let errors = match self.errors.get(&ticket) {
-            Some(&e) => Some(e),
-            None => self.parse_errors(),
+        let published = self.shared.as_ref().and_then(|s| s.get(ticket));
+        let errors = match (self.errors.get(&ticket), published) {
+            (Some(&e), _) => Some(e),
+            (None, Some(e)) => e,
+            (None, None) => self.parse_errors(),
         };
         if let Some(e) = errors {
             self.best_errors = e;
@@ -174,5 +233,20 @@ impl Oracle for TreeOracle<'_> {
         self.tester.stopped() || self.shrunk
     }
 
-    parallel_oracle_methods!();
+    ticket_methods!();
+
+    fn start(&mut self, ticket: Ticket, parent: Option<Ticket>, candidate: &[Unit]) -> Started {
+        if let Some(shared) = self.shared.clone() {
+            return self.start_checked(shared, ticket, parent, candidate);
+        }
+        if let Some(known) = self.prepare(ticket, parent, candidate) {
+            self.tester.prune(ticket);
+            return Started::Known(known);
+        }
+        self.tester.started(ticket, &self.buf)
+    }
+
+    fn on_pass(&mut self, phase: &str) {
+        self.tester.progress.set_phase(phase);
+    }
 }

@@ -58,6 +58,23 @@ impl Front {
         })
     }
 
+    /// Makes the prefilter's checker on any thread (a test worker's own parser).
+    pub fn make_checker(&self) -> crate::prefilter::MakeChecker {
+        match self {
+            Front::Grammar(g) => {
+                let (language, name) = (g.language.clone(), g.name);
+                std::sync::Arc::new(move || {
+                    let mut parser = Parser::new();
+                    parser.set_language(&language).map_err(|e| {
+                        anyhow::anyhow!("the {name} grammar does not load into tree-sitter: {e}")
+                    })?;
+                    Ok(Box::new(Incremental::new(parser)) as Box<dyn Reparse>)
+                })
+            }
+            Front::Text => std::sync::Arc::new(|| Ok(Box::new(BracketCheck) as Box<dyn Reparse>)),
+        }
+    }
+
     /// The comment tokens of a tree, sorted (none for the bracket tree: it knows no comments).
     pub fn comment_tokens(&self, parsed: &Parsed) -> Vec<Unit> {
         let Front::Grammar(g) = self else {

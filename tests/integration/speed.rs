@@ -32,6 +32,25 @@ fn parallel_runs_give_byte_identical_results_to_serial_runs() {
     }
 }
 
+/// With `-j` above 1 the test workers parse the candidates for the prefilter (each with its own
+/// parser, a speculative candidate compared with its parent's count from another worker): the
+/// result is the serial run's with the deletion rounds' incremental re-parses (Python, JSON) and
+/// the rewrite passes' full parses (C), and the workers do prune.
+#[test]
+fn the_workers_prefilter_gives_the_serial_result_and_prunes() {
+    for case in ["inventory", "python-zerodiv", "json-config"] {
+        let (serial, s) = run(case, &["-j1"]);
+        let (parallel, p) = run(case, &["-j3"]);
+        assert_eq!(
+            String::from_utf8_lossy(&serial),
+            String::from_utf8_lossy(&parallel),
+            "{case}: -j3 differs from -j1"
+        );
+        let pruned = |v: &serde_json::Value| v["pruned"].as_u64().unwrap();
+        assert!(pruned(&s) > 0 && pruned(&p) > 0, "{case}: {s} vs {p}");
+    }
+}
+
 #[test]
 fn the_cache_and_the_prefilter_are_counted_and_change_nothing_but_cost() {
     let (with, w) = run("inventory", &["--algo", "perses", "-j1"]);
