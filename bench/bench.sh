@@ -8,7 +8,8 @@
 # time: `reduce` (perses, default -j), `reduce-j1` (perses -j1, which must give byte-identical
 # output), `reduce-deletion` (perses --no-rewrites: deletion only, for comparison),
 # `reduce-ddmin` (ddmin over lines; only when named with -t), `reduce-rename` (perses --rename:
-# short names, to compare bytes with C-Reduce, which renames; only when named), and creduce, cvise,
+# short names, to compare bytes with C-Reduce, which renames; only when named), `reduce-compact`
+# (--rename --compact: the fewest-bytes layout too; only when named), and creduce, cvise,
 # treereduce-c/-rust when found (C-Reduce and C-Vise get --not-c on inputs that are neither C nor
 # C++). Each run gets a fresh copy of the input and a wrapped test that counts calls. Rows go to bench/results.tsv; the table to bench/RESULTS.md.
 # Defaults: CAP 300 s, cases bench/cases. Needs python3 (token counts) and GNU timeout.
@@ -40,7 +41,7 @@ case_dirs() { # absolute paths: the tests run from temp directories
 
 installed() {
   case $1 in
-    reduce|reduce-j1|reduce-deletion|reduce-ddmin|reduce-rename) return 0 ;;
+    reduce|reduce-j1|reduce-deletion|reduce-ddmin|reduce-rename|reduce-compact) return 0 ;;
     treereduce-c|treereduce-rust) command -v "$1" >/dev/null || [ -x "$HOME/.cargo/bin/$1" ] ;;
     *) command -v "$1" >/dev/null ;;
   esac
@@ -82,6 +83,7 @@ run_one() { # tool casedir
       reduce-deletion) timeout -k 10 "$cap" "$reduce_bin" -q --algo perses --no-rewrites --stats-json "$w/stats.json" --test "$w/test.sh" "$input" ;;
       reduce-ddmin) timeout -k 10 "$cap" "$reduce_bin" -q --algo ddmin --test "$w/test.sh" "$input" ;;
       reduce-rename) timeout -k 10 "$cap" "$reduce_bin" -q --algo perses --rename --stats-json "$w/stats.json" --test "$w/test.sh" "$input" ;;
+      reduce-compact) timeout -k 10 "$cap" "$reduce_bin" -q --algo perses --rename --compact --stats-json "$w/stats.json" --test "$w/test.sh" "$input" ;;
       creduce) timeout -k 10 "$cap" creduce $notc --n 2 "$w/test.sh" "$input" ;;
       cvise) timeout -k 10 "$cap" cvise $notc --n 2 "$w/test.sh" "$input" ;;
       treereduce-c|treereduce-rust)

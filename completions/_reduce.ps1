@@ -56,6 +56,7 @@ Register-ArgumentCompleter -Native -CommandName 'reduce' -ScriptBlock {
             [CompletionResult]::new('--delete-files', '--delete-files', [CompletionResultType]::ParameterName, 'Several files or a directory: a file may disappear from the result, not only become empty')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Back up over an existing, different INPUT.orig (the old one is kept as INPUT.orig.N); overwrite a read-only -o file')
             [CompletionResult]::new('--no-format', '--no-format', [CompletionResultType]::ParameterName, 'Keep the result''s raw layout (by default a perses result is laid out one statement per line with 4-space indentation, if the test still accepts it)')
+            [CompletionResult]::new('--compact', '--compact', [CompletionResultType]::ParameterName, 'Lay the result out in the fewest bytes instead (a space only where two tokens would run together, a line break only where the language needs one; kept only if the test still accepts it): with --rename, the smallest file reduce gives')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show the test''s command line, output and exit status for the first runs and for every timeout')

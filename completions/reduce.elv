@@ -53,6 +53,7 @@ set edit:completion:arg-completer[reduce] = {|@words|
             cand --delete-files 'Several files or a directory: a file may disappear from the result, not only become empty'
             cand --force 'Back up over an existing, different INPUT.orig (the old one is kept as INPUT.orig.N); overwrite a read-only -o file'
             cand --no-format 'Keep the result''s raw layout (by default a perses result is laid out one statement per line with 4-space indentation, if the test still accepts it)'
+            cand --compact 'Lay the result out in the fewest bytes instead (a space only where two tokens would run together, a line break only where the language needs one; kept only if the test still accepts it): with --rename, the smallest file reduce gives'
             cand -q 'Print nothing but errors'
             cand --quiet 'Print nothing but errors'
             cand -v 'Show the test''s command line, output and exit status for the first runs and for every timeout'

@@ -48,6 +48,7 @@ complete -c reduce -l rename -d 'Give every name the file declares a short one (
 complete -c reduce -l delete-files -d 'Several files or a directory: a file may disappear from the result, not only become empty'
 complete -c reduce -l force -d 'Back up over an existing, different INPUT.orig (the old one is kept as INPUT.orig.N); overwrite a read-only -o file'
 complete -c reduce -l no-format -d 'Keep the result\'s raw layout (by default a perses result is laid out one statement per line with 4-space indentation, if the test still accepts it)'
+complete -c reduce -l compact -d 'Lay the result out in the fewest bytes instead (a space only where two tokens would run together, a line break only where the language needs one; kept only if the test still accepts it): with --rename, the smallest file reduce gives'
 complete -c reduce -s q -l quiet -d 'Print nothing but errors'
 complete -c reduce -s v -l verbose -d 'Show the test\'s command line, output and exit status for the first runs and for every timeout'
 complete -c reduce -l generate-man -d 'Print the man page (roff) and exit'

@@ -24,7 +24,7 @@ use crate::rewrite::flatten::FlattenStruct;
 use crate::rewrite::hoist::Hoist;
 use crate::rewrite::indent::reindent;
 use crate::rewrite::inline::InlineReturn;
-use crate::rewrite::layout::layout;
+use crate::rewrite::layout::{compact, layout, squeeze};
 use crate::rewrite::locals::LocalToGlobal;
 use crate::rewrite::merge::MergeNames;
 use crate::rewrite::methods::MethodToFunction;
@@ -104,6 +104,9 @@ pub struct Schedule {
     pub prefilter: bool,
     /// Lay the result out canonically at the end (kept only if the test still accepts it).
     pub format: bool,
+    /// With `format`: the fewest-bytes layout first (`--compact`), the canonical one if the
+    /// test rejects it or the language needs its line breaks.
+    pub compact: bool,
 }
 
 /// One pass's figures over the whole run.
@@ -221,6 +224,21 @@ impl<'a> Driver<'a> {
         if self.schedule.format && lays_out && !self.tester.stopped() {
             self.measure("layout", Self::layout)?;
         }
+        if self.schedule.format && self.schedule.compact && !self.tester.stopped() {
+            self.measure("squeeze-blank-lines", Self::squeeze)?;
+        }
+        Ok(())
+    }
+
+    /// `--compact`, for what no layout reaches (a file whose test reads its lines, text without
+    /// a grammar): blank lines and trailing blanks go, in one test.
+    fn squeeze(&mut self) -> Result<()> {
+        let squeezed = squeeze(&self.tester.best);
+        if squeezed.len() < self.tester.best.len()
+            && self.tester.verdict(&squeezed) == Verdict::Interesting
+        {
+            self.tester.accept(&squeezed);
+        }
         Ok(())
     }
 
@@ -232,15 +250,24 @@ impl<'a> Driver<'a> {
             return Ok(());
         };
         let tree = ts::parse_tree(parser, &best)?;
-        let laid_out = match t.layout {
+        let compact = match (self.schedule.compact, t.layout) {
+            (true, Layout::Braces) => compact(&tree, &best, t),
+            _ => None,
+        };
+        let canonical = match t.layout {
             Layout::Braces => layout(&tree, &best, t),
             Layout::Indent => reindent(&tree, &best, t),
             Layout::Keep => None,
         };
-        if let Some(laid_out) = laid_out.filter(|l| *l != best)
-            && self.tester.verdict(&laid_out) == Verdict::Interesting
-        {
-            self.tester.replace_best(&laid_out);
+        // the first layout the test accepts (or the best itself, already in that layout)
+        for laid_out in [compact, canonical].into_iter().flatten() {
+            if laid_out == best {
+                break;
+            }
+            if self.tester.verdict(&laid_out) == Verdict::Interesting {
+                self.tester.replace_best(&laid_out);
+                break;
+            }
         }
         Ok(())
     }

@@ -121,6 +121,7 @@ fn run_tree(tester: &mut Tester, job: &Job, done: &mut Reduced) -> Result<()> {
         rename: job.algo == Algo::Perses && cfg.rename,
         prefilter: cfg.prefilter,
         format: job.algo == Algo::Perses && cfg.rewrites && cfg.format,
+        compact: cfg.compact,
     };
     let mut driver = Driver::new(tester, front, schedule)?;
     let result = driver.run();

@@ -14,11 +14,7 @@ use crate::tree::ts::count_errors;
 /// or would parse with more errors than `src` (a file with ERROR regions, such as gnu89's
 /// implicit-int `main() {}`, is laid out too: the rules only read tokens and their parents).
 pub fn layout(tree: &Tree, src: &[u8], t: &RewriteTable) -> Option<Vec<u8>> {
-    let leaves: Vec<Node> = preorder(tree)
-        .into_iter()
-        .filter(|n| is_token(*n, t) && n.start_byte() < n.end_byte())
-        .filter(|n| !n.parent().is_some_and(|p| is_token(p, t)))
-        .collect();
+    let leaves = leaves(tree, t);
     let mut out = Vec::new();
     let mut depth = 0usize;
     let mut newline = false;
@@ -53,6 +49,71 @@ pub fn layout(tree: &Tree, src: &[u8], t: &RewriteTable) -> Option<Vec<u8>> {
     let (again, errors) = reparse(&out, &tree.language(), t)?;
     let same = tokens(tree, src, t) == again && errors <= count_errors(tree).0;
     same.then_some(out)
+}
+
+/// The fewest-bytes layout of `src` (`--compact`): a space only where two tokens would read as
+/// one, a line break only where the language needs one (around a preprocessor directive, after
+/// a comment). `None` as for [`layout`]: when the result would not give back the same tokens,
+/// or would parse with more errors (a language whose line breaks end statements, such as Go).
+pub fn compact(tree: &Tree, src: &[u8], t: &RewriteTable) -> Option<Vec<u8>> {
+    let leaves = leaves(tree, t);
+    let mut out = Vec::new();
+    for (i, &n) in leaves.iter().enumerate() {
+        let tok = text(n, src);
+        if let Some(&prev) = i.checked_sub(1).and_then(|j| leaves.get(j)) {
+            let (p, q) = (preproc_of(prev, t), preproc_of(n, t));
+            let directive_ends = p.is_some() && (q != p || n.kind().starts_with('#'));
+            if directive_ends || q.is_some() && p != q || prev.kind() == t.comment {
+                out.push(b'\n');
+            } else if joins(text(prev, src), tok) {
+                out.push(b' ');
+            }
+        }
+        out.extend_from_slice(tok);
+    }
+    out.push(b'\n');
+    let (again, errors) = reparse(&out, &tree.language(), t)?;
+    let same = tokens(tree, src, t) == again && errors <= count_errors(tree).0;
+    same.then_some(out)
+}
+
+/// `src` without blank lines and without blanks at the ends of its lines.
+pub fn squeeze(src: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(src.len());
+    for line in src.split(|&c| c == b'\n') {
+        let line = line.trim_ascii_end();
+        if !line.is_empty() {
+            out.extend_from_slice(line);
+            out.push(b'\n');
+        }
+    }
+    out
+}
+
+/// Would `b` written right after `a` read as other tokens? Words run together (`$` counts as a
+/// word character, as in JavaScript), so do operators (`- -`, `/ *`); a word prefixes a string
+/// or character (`L"x"`); a number takes a `.`, a `.` takes a digit.
+fn joins(a: &[u8], b: &[u8]) -> bool {
+    let (Some(&x), Some(&y)) = (a.last(), b.first()) else {
+        return false;
+    };
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80;
+    let op = |c: u8| b"+-*/%<>=!&|^~.:#?@".contains(&c);
+    let number = a.first().is_some_and(u8::is_ascii_digit);
+    (word(x) && word(y))
+        || (op(x) && op(y))
+        || (word(x) && matches!(y, b'"' | b'\''))
+        || (number && y == b'.')
+        || (x == b'.' && y.is_ascii_digit())
+}
+
+/// The tokens the layouts print, in order: leaves, and nodes printed as one piece.
+fn leaves<'t>(tree: &'t Tree, t: &RewriteTable) -> Vec<Node<'t>> {
+    preorder(tree)
+        .into_iter()
+        .filter(|n| is_token(*n, t) && n.start_byte() < n.end_byte())
+        .filter(|n| !n.parent().is_some_and(|p| is_token(p, t)))
+        .collect()
 }
 
 /// A leaf, or a node printed as one piece (string literals, macro bodies, comments).
@@ -242,6 +303,43 @@ mod tests {
     fn laid_out(src: &str) -> String {
         let tree = parse(src);
         String::from_utf8(layout(&tree, src.as_bytes(), &C).expect("a layout")).unwrap()
+    }
+
+    fn compacted(src: &str) -> Option<String> {
+        let tree = parse(src);
+        compact(&tree, src.as_bytes(), &C).map(|o| String::from_utf8(o).unwrap())
+    }
+
+    #[test]
+    fn the_compact_layout_spaces_only_what_would_join() {
+        assert_eq!(
+            compacted("main()\n{ crash(); }\n").as_deref(),
+            Some("main(){crash();}\n")
+        );
+        assert_eq!(
+            compacted("int f(int a, int b) {\n    return a - -b + s.x + 1.5 + *p / *q;\n}\n")
+                .as_deref(),
+            Some("int f(int a,int b){return a- -b+s.x+1.5+ *p/ *q;}\n")
+        );
+        assert_eq!(
+            compacted("wchar_t *w = L \"x\";\n").as_deref(),
+            Some("wchar_t*w=L \"x\";\n")
+        );
+    }
+
+    #[test]
+    fn squeezing_drops_blank_lines_and_trailing_blanks_only() {
+        assert_eq!(squeeze(b"a(\n\n  b(  \n\n"), b"a(\n  b(\n");
+    }
+
+    #[test]
+    fn the_compact_layout_keeps_directives_on_their_lines_and_refuses_a_changed_program() {
+        assert_eq!(
+            compacted("#define N 3\nint a[N];\n#include <x.h>\nint b;\n").as_deref(),
+            Some("#define N 3\nint a[N];\n#include<x.h>\nint b;\n")
+        );
+        // `X (1)` would become the function-like macro `X(1)`: not the same tokens
+        assert_eq!(compacted("#define X (1)\nint a = X;\n"), None);
     }
 
     #[test]

@@ -236,12 +236,32 @@ fn rename_gives_declared_names_short_ones_and_keeps_the_tokens() {
         "t.sh",
         "grep -q 'crash()' \"$1\" && grep -q -- '->' \"$1\" && gcc -std=gnu89 -w -fsyntax-only -x c \"$1\"",
     );
-    for (out, extra) in [("plain.c", None), ("renamed.c", Some("--rename"))] {
+    let runs: [(&str, &[&str]); 3] = [
+        ("plain.c", &[]),
+        ("renamed.c", &["--rename"]),
+        ("compact.c", &["--rename", "--compact"]),
+    ];
+    for (out, extra) in runs {
         let mut args = vec!["-q", "-j1", "-o", out, "--test", "t.sh", "in.c"];
         args.extend(extra);
         env.run(args).expect_code(0);
     }
     let (plain, renamed) = (env.read("plain.c"), env.read("renamed.c"));
+    // --compact: the same program in the fewest bytes, still interesting
+    let compact = env.read("compact.c");
+    assert!(env.passes(&script, "compact.c", &compact));
+    assert!(
+        compact.len() < renamed.len(),
+        "{}",
+        String::from_utf8_lossy(&compact)
+    );
+    assert_eq!(
+        squash(&compact).replace(' ', ""),
+        squash(&renamed).replace(' ', "")
+    );
+    assert!(!String::from_utf8_lossy(&compact).contains(", "));
+    env.run(["-q", "--compact", "--no-format", "--test", "t.sh", "in.c"])
+        .expect_code(2);
     assert!(env.passes(&script, "renamed.c", &renamed));
     let text = String::from_utf8_lossy(&renamed);
     assert!(text.contains("crash()"), "{text}");
