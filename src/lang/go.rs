@@ -82,5 +82,9 @@ pub const REWRITE: RewriteTable = RewriteTable {
         "struct_type",
     ],
     comment: "comment",
+    // identifier merging: a function (type) goes once its uses call another one of its sort
+    merged_functions: &["function_declaration"],
+    merged_types: &[],
+    mergeable: &["identifier"],
     ..RewriteTable::NONE
 };

@@ -92,5 +92,9 @@ pub const REWRITE: RewriteTable = RewriteTable {
         "record_declaration",
     ],
     declarator_field: "declarator",
+    // identifier merging: a function (type) goes once its uses call another one of its sort
+    merged_functions: &["method_declaration"],
+    merged_types: &["class_declaration", "interface_declaration"],
+    mergeable: &["identifier", "type_identifier"],
     ..RewriteTable::NONE
 };

@@ -94,5 +94,9 @@ pub const REWRITE: RewriteTable = RewriteTable {
     bulk_between_rounds: true,
     string_literals: &["string", "template_string"],
     comment: "comment",
+    // identifier merging: a function (type) goes once its uses call another one of its sort
+    merged_functions: &["function_declaration"],
+    merged_types: &["class_declaration"],
+    mergeable: &["identifier"],
     ..RewriteTable::NONE
 };

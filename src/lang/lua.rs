@@ -67,5 +67,9 @@ pub const REWRITE: RewriteTable = RewriteTable {
     item_lists: &["chunk", "block"],
     name_field: "name",
     named_items: &["function_declaration"],
+    // identifier merging: a function (type) goes once its uses call another one of its sort
+    merged_functions: &["function_declaration"],
+    merged_types: &[],
+    mergeable: &["identifier"],
     ..RewriteTable::NONE
 };

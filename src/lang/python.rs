@@ -91,5 +91,9 @@ pub const REWRITE: RewriteTable = RewriteTable {
         "try_statement",
     ],
     layout: Layout::Indent,
+    // identifier merging: a function (type) goes once its uses call another one of its sort
+    merged_functions: &["function_definition"],
+    merged_types: &["class_definition"],
+    mergeable: &["identifier"],
     ..RewriteTable::NONE
 };

@@ -85,5 +85,9 @@ pub const REWRITE: RewriteTable = RewriteTable {
     // no unreferenced pass: measured on the Rust case, it cost 76 tests for what the list
     // sweeps take in fewer (312 tests in all instead of 176, the same output); trait methods
     // are used without being named
+    // identifier merging: a function (type) goes once its uses call another one of its sort
+    merged_functions: &["function_item"],
+    merged_types: &["struct_item", "enum_item", "trait_item", "type_item"],
+    mergeable: &["identifier", "type_identifier"],
     ..RewriteTable::NONE
 };

@@ -79,6 +79,8 @@ pub const C: RewriteTable = RewriteTable {
     // instead of 23 (one-field-struct and merge-identifiers then had less to work with)
     named_types: &[],
     declarations: &["declaration", "function_definition", "type_definition"],
+    merged_functions: &[],
+    merged_types: &[],
     function_declarator: "function_declarator",
     parameter_declaration: "parameter_declaration",
     call: "call_expression",

@@ -161,3 +161,59 @@ fn the_unreferenced_pass_deletes_dead_functions_in_every_language_that_has_it() 
         assert!(parses(l, &out), "{name}: {out}");
     }
 }
+
+/// Identifier merging in the languages whose items are named by a `name` field: one hunk calls
+/// `f` where `g` was called and deletes `g`'s definition; functions merge only with functions.
+#[test]
+fn merging_a_function_into_another_works_in_every_language_that_lists_items() {
+    use super::Pass;
+    use super::merge::MergeNames;
+    let programs = [
+        (
+            "python",
+            "def f():\n    crash()\ndef g():\n    crash()\nclass C:\n    pass\nf()\ng()\n",
+            "def f():\n    crash()\n\nclass C:\n    pass\nf()\nf()\n",
+        ),
+        (
+            "rust",
+            "fn f() { crash(); }\nfn g() { crash(); }\nstruct S;\nfn main() { f(); g(); }\n",
+            "fn f() { crash(); }\n\nstruct S;\nfn main() { f(); f(); }\n",
+        ),
+        (
+            "javascript",
+            "function f() { crash(); }\nfunction g() { crash(); }\nclass C {}\nf(); g();\n",
+            "function f() { crash(); }\n\nclass C {}\nf(); f();\n",
+        ),
+        (
+            "java",
+            "class A {\n  void f() { crash(); }\n  void g() { crash(); }\n  void m() { f(); g(); }\n}\n",
+            "class A {\n  void f() { crash(); }\n  \n  void m() { f(); f(); }\n}\n",
+        ),
+        (
+            "go",
+            "package p\nfunc f() { crash() }\nfunc g() { crash() }\nfunc m() { f(); g() }\n",
+            "package p\nfunc f() { crash() }\n\nfunc m() { f(); f() }\n",
+        ),
+        (
+            "lua",
+            "function f() crash() end\nfunction g() crash() end\nf() g()\n",
+            "function f() crash() end\n\nf() f()\n",
+        ),
+    ];
+    for (name, src, want) in programs {
+        let l = spec(name);
+        let tree = parse_in(l, src);
+        let outs: Vec<String> = MergeNames
+            .hunks(&tree, src.as_bytes(), l.rewrite)
+            .iter()
+            .map(|h| super::tests::apply_all(src, h))
+            .collect();
+        assert!(outs.iter().any(|o| o == want), "{name}: {outs:#?}");
+        // a type never takes a function's place
+        assert!(
+            outs.iter()
+                .all(|o| !o.contains("C()") && !o.contains("S()")),
+            "{name}: {outs:#?}"
+        );
+    }
+}

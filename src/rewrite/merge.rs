@@ -98,14 +98,23 @@ fn declarations<'s>(nodes: &[Node], src: &'s [u8], t: &RewriteTable) -> Vec<Decl
     let mut index: HashMap<&[u8], usize> = HashMap::new();
     for &n in nodes {
         let parameter = n.kind() == t.parameter_declaration;
-        if !t.declarations.contains(&n.kind()) && !parameter {
+        let named = named_sort(n, t);
+        if !t.declarations.contains(&n.kind()) && !parameter && named.is_none() {
             continue;
         }
-        let names = declared_names(n, src, t);
+        let names = match named {
+            Some(_) => n
+                .child_by_field_name("name")
+                .filter(|name| t.mergeable.contains(&name.kind()))
+                .map(|name| vec![text(name, src)])
+                .unwrap_or_default(),
+            None => declared_names(n, src, t),
+        };
         let [name] = names[..] else { continue };
-        let sort = match parameter {
-            true => Sort::Variable,
-            false => sort_of(n, t),
+        let sort = match (parameter, named) {
+            (true, _) => Sort::Variable,
+            (false, Some(sort)) => sort,
+            (false, None) => sort_of(n, t),
         };
         let site = (n.start_byte(), n.end_byte());
         match index.get(name) {
@@ -137,6 +146,19 @@ fn underlying<'s>(n: Node, src: &'s [u8], t: &RewriteTable) -> Option<&'s [u8]> 
     let ty = n.child_by_field_name(t.type_field)?;
     (t.mergeable.contains(&d.kind()) && ty.child_by_field_name(t.body_field).is_none())
         .then(|| text(ty, src))
+}
+
+/// The sort of an item the table names for merging by its `name` field.
+fn named_sort(n: Node, t: &RewriteTable) -> Option<Sort> {
+    let kind = n.kind();
+    match (
+        t.merged_functions.contains(&kind),
+        t.merged_types.contains(&kind),
+    ) {
+        (true, _) => Some(Sort::Function),
+        (_, true) => Some(Sort::Type),
+        _ => None,
+    }
 }
 
 fn sort_of(n: Node, t: &RewriteTable) -> Sort {

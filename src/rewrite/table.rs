@@ -103,6 +103,10 @@ pub struct RewriteTable {
     /// Declarations that identifier merging may delete once their name has no use left, and
     /// the kinds that make one a function or a type.
     pub declarations: &'static [&'static str],
+    /// Items named by their `name` field that identifier merging may merge as functions and as
+    /// types (the languages without C's declarators: Rust's `fn`, Python's `def` and `class`).
+    pub merged_functions: &'static [&'static str],
+    pub merged_types: &'static [&'static str],
     pub function_declarator: &'static str,
     pub parameter_declaration: &'static str,
     /// Calls and the fields of calls and function declarators.
@@ -190,6 +194,8 @@ impl RewriteTable {
         types: &[],
         named_types: &[],
         declarations: &[],
+        merged_functions: &[],
+        merged_types: &[],
         function_declarator: "",
         parameter_declaration: "",
         call: "",
@@ -240,6 +246,8 @@ impl RewriteTable {
             self.item_lists,
             self.scopes,
             self.named_items,
+            self.merged_functions,
+            self.merged_types,
             self.declarators,
             self.reference_elements,
             self.tagged_types,
