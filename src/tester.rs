@@ -59,8 +59,6 @@ pub struct Tester {
     frame: Option<Arc<Frame>>,
     /// The persistent "not interesting" verdicts (dropped at the first write error).
     disk: Option<DiskCache>,
-    /// Checked jobs in flight whose verdict the persistent cache knew (a hit of its own kind).
-    disk_known: HashSet<Ticket>,
 }
 
 /// How a test of a candidate began.
@@ -103,7 +101,6 @@ impl Tester {
             charged: 0,
             frame: None,
             disk: None,
-            disk_known: HashSet::new(),
         }
     }
 
@@ -252,10 +249,22 @@ impl Tester {
         }
         let key = self.key(candidate);
         self.keys.insert(ticket, key);
-        let mut known = self.cache.as_ref().and_then(|c| c.get(&key)).copied();
+        let known = self.cache.as_ref().and_then(|c| c.get(&key)).copied();
+        // A known "no" is the verdict whatever the check says (skipped or not, it is not
+        // interesting), so it needs no worker: only a known "yes" must wait for the check.
+        if known == Some(false) {
+            self.stats.cache_hits += 1;
+            self.progress.tick(self.shown_len(), &self.stats);
+            return Started::Known(Verdict::NotInteresting);
+        }
         if known.is_none() && self.disk.as_ref().is_some_and(|d| d.rejected(key)) {
-            self.disk_known.insert(ticket);
-            known = Some(false);
+            self.stats.cache_hits += 1;
+            self.stats.persistent_hits += 1;
+            if let Some(cache) = &mut self.cache {
+                cache.insert(key, false);
+            }
+            self.progress.tick(self.shown_len(), &self.stats);
+            return Started::Known(Verdict::NotInteresting);
         }
         if !self
             .pool
@@ -366,7 +375,6 @@ impl Tester {
 
     /// Counts a finished job, caches its verdict and says what it was (`None`: unknown).
     fn settle(&mut self, ticket: Ticket, report: Report) -> (Ticket, Option<bool>) {
-        let from_disk = self.disk_known.remove(&ticket);
         let outcome = match report {
             Report::Ran(outcome) => outcome,
             Report::Pruned => {
@@ -376,14 +384,8 @@ impl Tester {
                 return (ticket, Some(false));
             }
             Report::Known(v) => {
-                let key = self.in_flight.remove(&ticket);
+                self.in_flight.remove(&ticket);
                 self.stats.cache_hits += 1;
-                if from_disk {
-                    self.stats.persistent_hits += 1;
-                    if let (Some(cache), Some(key)) = (&mut self.cache, key) {
-                        cache.insert(key, false);
-                    }
-                }
                 self.progress.tick(self.shown_len(), &self.stats);
                 return (ticket, Some(v));
             }
