@@ -9,7 +9,7 @@ complete -c reduce -s j -l jobs -d 'Run this many tests at once (the result does
 complete -c reduce -l temp-dir -d 'Where candidates are written and tests run [default: $TMPDIR]' -r -F
 complete -c reduce -l launcher -d 'Run each test as a job through this command prefix, e.g. \'srun -Q -J {name} --chdir={dir} --\' ({dir}: the candidate\'s directory, {name}: a job name unique to the run, {timeout}: seconds). The timeout is enforced inside the job; -j is the number of jobs in flight' -r
 complete -c reduce -l work-dir -d 'Where candidate directories are created for --launcher: a directory every node sees at the same path (a shared filesystem) [default: --temp-dir]' -r -F
-complete -c reduce -s a -l algo -d 'Reduction algorithm [default: perses for text (a grammar\'s tree, or the bracket tree), ddmin for binary files]' -r -f -a "ddmin\t'Delta debugging over lines (or chars with --unit char)'
+complete -c reduce -s a -l algo -d 'Reduction algorithm [default: perses for text (a grammar\'s tree, or the bracket tree), ddmin for binary files: lines, then single bytes up to 16 KiB]' -r -f -a "ddmin\t'Delta debugging over lines (or chars with --unit char)'
 bytes\t'Chunk deletion over raw bytes, certified one-minimal'
 hdd\t'Hierarchical delta debugging over the parse tree'
 perses\t'Syntax-guided reduction: node replacement plus list deletion'"

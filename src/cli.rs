@@ -180,7 +180,7 @@ pub struct Args {
     pub work_dir: Option<PathBuf>,
 
     /// Reduction algorithm [default: perses for text (a grammar's tree, or the bracket tree),
-    /// ddmin for binary files]
+    /// ddmin for binary files: lines, then single bytes up to 16 KiB]
     #[arg(short, long, value_enum, help_heading = "Reduction options")]
     pub algo: Option<Algo>,
 

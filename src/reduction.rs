@@ -10,7 +10,7 @@ use crate::cli::{Algo, Config, UnitKind};
 use crate::driver::{Deletion, Driver, PassStats, Schedule};
 use crate::exit::{FailureKind, fail};
 use crate::reduce::bytes::{Completion, Settings, Workspace, reduce_bytes};
-use crate::reduce::ddmin::Ddmin;
+use crate::reduce::ddmin::{Ddmin, Sweep};
 use crate::reduce::{Unit, Verdict, reduce};
 use crate::tester::{SegmentsOracle, Tester};
 use crate::tree::front::Front;
@@ -42,7 +42,13 @@ pub struct Reduced {
 pub fn reduce_best(tester: &mut Tester, job: &Job) -> (Reduced, Result<()>) {
     let mut done = Reduced::default();
     let result = match job.algo {
-        Algo::Ddmin => run_ddmin(tester, job.cfg.unit, &mut done),
+        Algo::Ddmin => run_ddmin(tester, job.cfg.unit, &mut done).map(|()| {
+            // the default for a binary file: lines are an arbitrary cut of its bytes, so the
+            // line result is swept byte by byte when that stays affordable
+            if job.cfg.algo.is_none() && job.front.is_none() && job.cfg.unit == UnitKind::Line {
+                sweep_bytes(tester);
+            }
+        }),
         Algo::Bytes => run_bytes(tester, &mut done),
         Algo::Hdd | Algo::Perses => run_tree(tester, job, &mut done),
     };
@@ -68,6 +74,23 @@ fn run_ddmin(tester: &mut Tester, unit: UnitKind, done: &mut Reduced) -> Result<
     done.rounds = 1;
     done.completion = "fixpoint".into();
     Ok(())
+}
+
+/// A binary file's line result is swept byte by byte up to this size: at most about two tests a
+/// byte when nothing more can go (a fuzz finding is usually far smaller).
+pub const BYTE_SWEEP_MAX: usize = 16 * 1024;
+
+/// Deletion sweeps over single bytes (chunks halving from the whole length, 1-minimal at the
+/// end), in parallel like any other pass; nothing above [`BYTE_SWEEP_MAX`] bytes.
+fn sweep_bytes(tester: &mut Tester) {
+    let len = tester.best.len();
+    if len <= 1 || len > BYTE_SWEEP_MAX || tester.stopped() {
+        return;
+    }
+    let segments = Segments::chars(tester.best.clone());
+    let units: Vec<Unit> = (0..segments.len() as Unit).collect();
+    let mut oracle = SegmentsOracle::new(&segments, tester);
+    reduce(units, &mut oracle, &mut Sweep::new());
 }
 
 fn run_bytes(tester: &mut Tester, done: &mut Reduced) -> Result<()> {

@@ -331,6 +331,26 @@ fn a_binary_input_with_perses_is_bad_input_pointing_to_algo_bytes() {
 }
 
 #[test]
+fn a_binary_input_by_default_is_reduced_to_the_bytes_the_test_needs() {
+    // a fuzz finding: two magic strings far apart in binary noise with a few newlines, which
+    // ddmin over lines alone would leave inside whole "lines" of noise
+    let env = TestEnv::new();
+    env.script("t.sh", "grep -q FUZZ \"$1\" && grep -q BUG \"$1\"");
+    let mut blob: Vec<u8> = (0..3000u32)
+        .map(|i| (i.wrapping_mul(2654435761) >> 13) as u8 | 0x80)
+        .collect();
+    blob[200] = b'\n';
+    blob[1500] = b'\n';
+    blob[100..104].copy_from_slice(b"FUZZ");
+    blob[2500..2503].copy_from_slice(b"BUG");
+    env.write("crash.bin", &blob);
+    env.run(["-q", "-j", "2", "--test", "t.sh", "crash.bin"])
+        .expect_code(0);
+    assert_bytes("crash.bin", b"FUZZBUG", &env.read("crash.bin"));
+    assert_bytes("crash.bin.orig", &blob, &env.read("crash.bin.orig"));
+}
+
+#[test]
 fn a_txt_input_with_hdd_is_reduced_over_the_bracket_tree() {
     let env = TestEnv::new();
     env.script("t.sh", "grep -q 'f(.*b' \"$1\"");
