@@ -14,7 +14,6 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use crate::reduce::closure::KeepClosure;
 use crate::reduce::ddmin::Sweep;
-use crate::reduce::giveup::GiveUp;
 use crate::reduce::hdd::Hdd;
 use crate::reduce::perses::{Perses, PersesOptions};
 use crate::reduce::until::Until;
@@ -24,6 +23,7 @@ use crate::rewrite::flatten::FlattenStruct;
 use crate::rewrite::hoist::Hoist;
 use crate::rewrite::indent::reindent;
 use crate::rewrite::inline::InlineReturn;
+use crate::rewrite::layers::{Layers, Minimizer, Plan};
 use crate::rewrite::layout::{compact, layout, squeeze};
 use crate::rewrite::locals::LocalToGlobal;
 use crate::rewrite::merge::MergeNames;
@@ -447,9 +447,9 @@ impl<'a> Driver<'a> {
     }
 
     /// One rewrite pass: list its edits on a fresh parse of the best, then minimize each layer
-    /// with the loop (all of a layer at once first, then halves, unless the pass is
-    /// one-at-a-time; `coarse`: not below chunks of 1/[`COARSE_CHUNKS`] of the layer), committed
-    /// edits carried into the next layer.
+    /// (all of a layer at once first, then halves, unless the pass is one-at-a-time; `coarse`:
+    /// not below chunks of 1/[`COARSE_CHUNKS`] of the layer), committed edits carried into the
+    /// next layer; the layers are one policy ([`Layers`]), so the pass is one `reduce` call.
     fn rewrite(&mut self, pass: &dyn Pass, coarse: bool) -> Result<()> {
         let src = self.tester.best.clone();
         let Some((parser, t)) = self.rewriter.as_mut() else {
@@ -459,36 +459,30 @@ impl<'a> Driver<'a> {
         let errors = ts::count_errors(&tree).0;
         let hunks = pass.hunks(&tree, &src, t);
         drop(tree);
-        let mut space = EditSpace::new(src.clone());
-        let mut config: Vec<Unit> = Vec::new();
-        let limit = (!self.schedule.thorough).then_some(GIVE_UP_AFTER);
-        for layer in layers_of_hunks(hunks, &src) {
-            space.next_layer(&config, layer);
-            if space.hunks.is_empty() {
-                continue;
-            }
-            let minimizer = match (pass.one_at_a_time(), coarse) {
-                (true, _) => Sweep::singles(),
-                (false, true) => Sweep::down_to(space.hunks.len().div_ceil(COARSE_CHUNKS)),
-                (false, false) => Sweep::new(),
-            };
-            let mut policy = GiveUp::new(minimizer, limit);
-            let wanted = self.schedule.prefilter
-                && (pass.prefilter() || t.faithful_grammar)
-                && src.len() <= PREFILTER_MAX_BYTES;
-            let prefilter: Option<&mut dyn Reparse> = match wanted {
-                true => Some(self.filter.as_mut()),
-                false => None,
-            };
-            let slack = if pass.enabling() { ENABLING_SLACK } else { 0 };
-            let mut oracle = EditOracle::new(pass.name(), &space, self.tester, prefilter, errors)
-                .with_slack(slack)
-                .with_workers(self.front.make_checker());
-            config = reduce(space.all_units(), &mut oracle, &mut policy);
-            if policy.gave_up() || self.tester.stopped() {
-                break;
-            }
+        let plan = Rc::new(Plan::new(layers_of_hunks(hunks, &src)));
+        if plan.hunks.is_empty() {
+            return Ok(());
         }
+        let mut space = EditSpace::new(src.clone());
+        space.next_layer(&[], plan.hunks.clone());
+        let how = Minimizer {
+            one_at_a_time: pass.one_at_a_time(),
+            coarse: coarse.then_some(COARSE_CHUNKS),
+            limit: (!self.schedule.thorough).then_some(GIVE_UP_AFTER),
+        };
+        let mut policy = Layers::new(plan, how);
+        let wanted = self.schedule.prefilter
+            && (pass.prefilter() || t.faithful_grammar)
+            && src.len() <= PREFILTER_MAX_BYTES;
+        let prefilter: Option<&mut dyn Reparse> = match wanted {
+            true => Some(self.filter.as_mut()),
+            false => None,
+        };
+        let slack = if pass.enabling() { ENABLING_SLACK } else { 0 };
+        let mut oracle = EditOracle::new(pass.name(), &space, self.tester, prefilter, errors)
+            .with_slack(slack)
+            .with_workers(self.front.make_checker());
+        reduce(space.all_units(), &mut oracle, &mut policy);
         Ok(())
     }
 

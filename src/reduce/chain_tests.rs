@@ -1,6 +1,7 @@
 //! Tests of the speculation: every width commits the serial sequence.
 
 use crate::reduce::ddmin::{Ddmin, Sweep};
+use crate::reduce::giveup::GiveUp;
 use crate::reduce::hdd::Hdd;
 use crate::reduce::perses::Perses;
 use crate::reduce::shuffled::ShuffledOracle;
@@ -48,6 +49,11 @@ fn every_width_commits_the_serial_sequence_for_list_minimizers() {
                 (&serial.0, &serial.1),
                 "sweep -j{width} seed {seed}"
             );
+            // a give-up rule forks with its count, so the chain looks past its successes too
+            let give_up = || GiveUp::new(Sweep::new(), Some(4));
+            let a = run(1, seed, units.clone(), judge, &mut give_up());
+            let b = run(width, seed + 5, units.clone(), judge, &mut give_up());
+            assert_eq!((a.0, a.1), (b.0, b.1), "give-up -j{width} seed {seed}");
             let a = run(1, seed, units.clone(), judge, &mut Ddmin);
             let b = run(width, seed + 7, units.clone(), judge, &mut Ddmin);
             assert_eq!((a.0, a.1), (b.0, b.1), "ddmin -j{width} seed {seed}");

@@ -35,7 +35,20 @@ impl<P: Policy> GiveUp<P> {
     }
 }
 
-impl<P: Policy> Policy for GiveUp<P> {
+/// A deep copy: the clone counts its own pulled candidates.
+impl<P: Clone> Clone for GiveUp<P> {
+    fn clone(&self) -> Self {
+        GiveUp {
+            inner: self.inner.clone(),
+            limit: self.limit,
+            failures: self.failures,
+            pulled: Rc::new(Cell::new(self.pulled.get())),
+            won: self.won,
+        }
+    }
+}
+
+impl<P: Policy + Clone> Policy for GiveUp<P> {
     fn propose<'a>(&'a mut self, config: &'a [Unit]) -> Deltas<'a> {
         self.pulled.set(0);
         self.won = None;
@@ -66,6 +79,14 @@ impl<P: Policy> Policy for GiveUp<P> {
     fn accepted(&mut self, index: usize) {
         self.won = Some(index);
         self.inner.accepted(index);
+    }
+
+    /// The chain can look past a success only with a copy to replay (see `chain.rs`).
+    fn fork<'p>(&self) -> Option<Box<dyn Policy + 'p>>
+    where
+        Self: 'p,
+    {
+        Some(Box::new(self.clone()))
     }
 }
 

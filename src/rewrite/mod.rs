@@ -19,6 +19,7 @@ pub mod flatten;
 pub mod hoist;
 pub mod indent;
 pub mod inline;
+pub mod layers;
 pub mod layout;
 pub mod locals;
 pub mod merge;

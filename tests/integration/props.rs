@@ -5,6 +5,7 @@
 use proptest::prelude::*;
 use reduce::reduce::bytes::{Completion, Settings, Workspace, reduce_bytes};
 use reduce::reduce::ddmin::{Ddmin, Sweep};
+use reduce::reduce::giveup::GiveUp;
 use reduce::reduce::hdd::Hdd;
 use reduce::reduce::perses::{ClearDone, Perses, PersesOptions};
 use reduce::reduce::shuffled::ShuffledOracle;
@@ -228,7 +229,7 @@ proptest! {
     #[test]
     fn every_width_commits_the_serial_candidates_in_the_serial_order(
         program in c_like_program(),
-        which in 0usize..5,
+        which in 0usize..6,
         width in 2usize..24,
         seed in any::<u64>(),
     ) {
@@ -247,6 +248,8 @@ proptest! {
                 1 => reduce(all.clone(), &mut oracle, &mut Hdd::new(arena, Sweep::new)),
                 2 => reduce(all.clone(), &mut oracle, &mut Perses::new(arena, || Ddmin)),
                 3 => reduce(all.clone(), &mut oracle, &mut Perses::new(arena, Sweep::new).options(options)),
+                // the rewrite passes' give-up rule: its count of failures in a row forks with it
+                5 => reduce(all.clone(), &mut oracle, &mut GiveUp::new(Sweep::new(), Some(3))),
                 // the size goal of the JavaScript and C++ rounds: it ends the loop in commit order
                 _ => {
                     let perses = Perses::new(arena, Sweep::new).options(options);

@@ -1,0 +1,302 @@
+//! A rewrite pass's layers as one policy, so that one `reduce` call runs the whole pass and the
+//! chain (`reduce/chain.rs`) can speculate from one layer into the next.
+//!
+//! A pass lists hunks that may overlap; [`super::layers_of_hunks`] cuts them into layers of
+//! disjoint hunks. Every hunk of every layer is a unit of one [`super::EditSpace`] (all edits are
+//! ranges of the same text). Layer after layer, a fresh minimizer (a give-up rule around a
+//! chunk sweep) sees only the layer's *eligible* units: those whose edits stay clear of every
+//! edit applied by the layers before (decided when the layer starts, as a hunk is never
+//! half-applied). So candidates never hold overlapping edits, and the sequence of candidates
+//! is the one the layers would give run one `reduce` call each, while a layer's end is no
+//! longer a point where every worker must drain.
+
+use std::rc::Rc;
+
+use crate::reduce::ddmin::Sweep;
+use crate::reduce::giveup::GiveUp;
+use crate::reduce::{Deltas, Policy, Unit, intersect};
+
+use super::Hunk;
+
+/// How each layer's minimizer is made.
+#[derive(Clone, Copy, Debug)]
+pub struct Minimizer {
+    /// One hunk per candidate (a pass whose hunks mostly fail alone).
+    pub one_at_a_time: bool,
+    /// Stop halving at 1/`coarse` of the layer's units (`None`: down to single units).
+    pub coarse: Option<usize>,
+    /// Give up a layer, and the pass, after this many rejected candidates in a row.
+    pub limit: Option<usize>,
+}
+
+impl Minimizer {
+    fn make(&self, units: usize) -> GiveUp<Sweep> {
+        let sweep = match (self.one_at_a_time, self.coarse) {
+            (true, _) => Sweep::singles(),
+            (false, Some(chunks)) => Sweep::down_to(units.div_ceil(chunks)),
+            (false, None) => Sweep::new(),
+        };
+        GiveUp::new(sweep, self.limit)
+    }
+}
+
+/// The pass's hunks in layer order, and where each layer starts.
+pub struct Plan {
+    pub hunks: Vec<Hunk>,
+    /// Unit ranges of the layers: layer `i` is `bounds[i]..bounds[i + 1]`.
+    bounds: Vec<usize>,
+}
+
+impl Plan {
+    pub fn new(layers: Vec<Vec<Hunk>>) -> Plan {
+        let mut bounds = vec![0];
+        let mut hunks = Vec::new();
+        for layer in layers {
+            hunks.extend(layer);
+            bounds.push(hunks.len());
+        }
+        Plan { hunks, bounds }
+    }
+
+    pub fn layers(&self) -> usize {
+        self.bounds.len() - 1
+    }
+
+    /// The units of layer `i` that stay clear of every edit of the units `config` lacks
+    /// (applied) among the layers before it.
+    fn eligible(&self, i: usize, config: &[Unit]) -> Vec<Unit> {
+        let (start, end) = (self.bounds[i], self.bounds[i + 1]);
+        let mut kept = config.iter().peekable();
+        let mut fixed: Vec<(u32, u32)> = Vec::new();
+        for u in 0..start {
+            while kept.next_if(|&&k| (k as usize) < u).is_some() {}
+            if kept.next_if(|&&k| k as usize == u).is_none() {
+                fixed.extend(self.hunks[u].iter().map(|e| (e.start, e.end)));
+            }
+        }
+        fixed.sort_unstable();
+        let clear = |s: u32, e: u32| {
+            let i = fixed.partition_point(|f| f.1 <= s);
+            fixed.get(i).is_none_or(|f| e <= f.0)
+        };
+        (start..end)
+            .filter(|&u| self.hunks[u].iter().all(|e| clear(e.start, e.end)))
+            .map(|u| u as Unit)
+            .filter(|u| config.binary_search(u).is_ok())
+            .collect()
+    }
+}
+
+/// The layers of one pass, minimized one after the other (see the module documentation).
+#[derive(Clone)]
+pub struct Layers {
+    plan: Rc<Plan>,
+    how: Minimizer,
+    layer: usize,
+    /// The current layer's eligible units and its minimizer, once the layer has started.
+    current: Option<(Vec<Unit>, GiveUp<Sweep>)>,
+    /// What the current pass's minimizer sees: the configuration's eligible units.
+    view: Vec<Unit>,
+    gave_up: bool,
+}
+
+impl Layers {
+    pub fn new(plan: Rc<Plan>, how: Minimizer) -> Layers {
+        Layers {
+            plan,
+            how,
+            layer: 0,
+            current: None,
+            view: Vec::new(),
+            gave_up: false,
+        }
+    }
+
+    /// Did a give-up rule end the pass?
+    pub fn gave_up(&self) -> bool {
+        self.gave_up
+    }
+
+    /// Starts the current layer over `config` if it has not started.
+    fn start(&mut self, config: &[Unit]) -> &mut (Vec<Unit>, GiveUp<Sweep>) {
+        let (plan, how, layer) = (&self.plan, self.how, self.layer);
+        self.current.get_or_insert_with(|| {
+            let eligible = plan.eligible(layer, config);
+            let minimizer = how.make(eligible.len());
+            (eligible, minimizer)
+        })
+    }
+}
+
+impl Policy for Layers {
+    fn propose<'a>(&'a mut self, config: &'a [Unit]) -> Deltas<'a> {
+        if self.layer >= self.plan.layers() {
+            return Box::new(std::iter::empty());
+        }
+        let view = intersect(config, &self.start(config).0);
+        self.view = view;
+        let Layers { view, current, .. } = self;
+        match current {
+            Some((_, inner)) => inner.propose(view),
+            None => Box::new(std::iter::empty()),
+        }
+    }
+
+    fn on_reduced(&mut self, reduced: Option<&[Unit]>) -> bool {
+        let Some((eligible, inner)) = self.current.as_mut() else {
+            // a pass over no layer at all
+            return false;
+        };
+        let view = reduced.map(|c| intersect(c, eligible));
+        if inner.on_reduced(view.as_deref()) {
+            return true;
+        }
+        if inner.gave_up() {
+            self.gave_up = true;
+            return false;
+        }
+        self.layer += 1;
+        self.current = None;
+        self.layer < self.plan.layers()
+    }
+
+    fn phase(&self) -> String {
+        self.current
+            .as_ref()
+            .map(|(_, inner)| inner.phase())
+            .unwrap_or_default()
+    }
+
+    fn accepted(&mut self, index: usize) {
+        if let Some((_, inner)) = self.current.as_mut() {
+            inner.accepted(index);
+        }
+    }
+
+    fn fork<'p>(&self) -> Option<Box<dyn Policy + 'p>>
+    where
+        Self: 'p,
+    {
+        Some(Box::new(self.clone()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reduce::shuffled::ShuffledOracle;
+    use crate::reduce::{FnOracle, reduce};
+    use crate::rewrite::{Edit, EditSpace, layers_of_hunks};
+
+    /// `n` overlapping hunks over a text of digits: hunk i replaces bytes i..i+3 (some by
+    /// nothing, some by `x`), so the layers interleave.
+    fn sample(n: usize) -> (Vec<u8>, Vec<Hunk>) {
+        let src: Vec<u8> = (0..n + 3).map(|i| b'0' + (i % 10) as u8).collect();
+        let hunks = (0..n)
+            .map(|i| vec![Edit::new(i, i + 3, if i % 3 == 0 { b"x" } else { b"" })])
+            .collect();
+        (src, hunks)
+    }
+
+    /// A verdict on the rendered text: deterministic, not monotone.
+    fn judge(text: &[u8], seed: u64) -> bool {
+        let h = text.iter().fold(seed, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+        });
+        text.contains(&b'7') && h % 3 != 0
+    }
+
+    /// The pass as it ran before: one `reduce` call per layer, committed edits fixed.
+    fn layer_by_layer(src: &[u8], hunks: Vec<Hunk>, seed: u64, how: Minimizer) -> Vec<u8> {
+        let mut space = EditSpace::new(src.to_vec());
+        let mut config: Vec<Unit> = Vec::new();
+        for layer in layers_of_hunks(hunks, src) {
+            space.next_layer(&config, layer);
+            if space.hunks.is_empty() {
+                continue;
+            }
+            let mut policy = how.make(space.hunks.len());
+            let mut oracle = FnOracle(|c: &[Unit]| judge(&space.render(c), seed));
+            config = reduce(space.all_units(), &mut oracle, &mut policy);
+            if policy.gave_up() {
+                break;
+            }
+        }
+        space.render(&config)
+    }
+
+    fn one_policy(
+        src: &[u8],
+        hunks: Vec<Hunk>,
+        seed: u64,
+        how: Minimizer,
+        width: usize,
+    ) -> Vec<u8> {
+        let plan = Rc::new(Plan::new(layers_of_hunks(hunks, src)));
+        let mut space = EditSpace::new(src.to_vec());
+        space.next_layer(&[], plan.hunks.clone());
+        let mut oracle =
+            ShuffledOracle::new(|c: &[Unit]| judge(&space.render(c), seed), width, seed);
+        let result = reduce(space.all_units(), &mut oracle, &mut Layers::new(plan, how));
+        space.render(&result)
+    }
+
+    #[test]
+    fn one_call_gives_what_one_call_per_layer_gave_at_every_width() {
+        for seed in 0..30u64 {
+            let (src, hunks) = sample(12 + seed as usize % 7);
+            for how in [
+                Minimizer {
+                    one_at_a_time: false,
+                    coarse: None,
+                    limit: None,
+                },
+                Minimizer {
+                    one_at_a_time: true,
+                    coarse: None,
+                    limit: Some(3),
+                },
+                Minimizer {
+                    one_at_a_time: false,
+                    coarse: Some(2),
+                    limit: Some(5),
+                },
+            ] {
+                let before = layer_by_layer(&src, hunks.clone(), seed, how);
+                for width in [1, 2, 5, 16] {
+                    let after = one_policy(&src, hunks.clone(), seed, how, width);
+                    assert_eq!(
+                        String::from_utf8_lossy(&after),
+                        String::from_utf8_lossy(&before),
+                        "seed {seed} {how:?} -j{width}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_hunk_that_overlaps_an_applied_one_never_goes_in() {
+        // two layers: 0..3 -> "", and 1..4 -> "" overlapping it; everything is interesting
+        let src = b"abcdef".to_vec();
+        let hunks = vec![vec![Edit::new(0, 3, b"")], vec![Edit::new(1, 4, b"")]];
+        let plan = Rc::new(Plan::new(layers_of_hunks(hunks, &src)));
+        assert_eq!(plan.layers(), 2);
+        let mut space = EditSpace::new(src.clone());
+        space.next_layer(&[], plan.hunks.clone());
+        let mut seen = Vec::new();
+        let how = Minimizer {
+            one_at_a_time: false,
+            coarse: None,
+            limit: None,
+        };
+        let mut oracle = FnOracle(|c: &[Unit]| {
+            seen.push(c.to_vec());
+            true
+        });
+        let result = reduce(space.all_units(), &mut oracle, &mut Layers::new(plan, how));
+        assert_eq!(space.render(&result), b"def");
+        // the second layer's hunk was never proposed once the first was applied
+        assert_eq!(seen, vec![vec![1]]);
+    }
+}
