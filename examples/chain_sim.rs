@@ -6,6 +6,10 @@
 //!
 //! `CHAIN_SIM_MEMO=FILE` keeps the verdicts across runs; `CHAIN_SIM_TRACE=DIR` writes, per
 //! width, `trace.WIDTH.tsv`: each decision of the serial chain with the tick it was made at.
+//! `CHAIN_SIM_REAL=1` answers, as `reduce` does, a candidate the run has tested before (the
+//! cache) or one that parses with more errors than its parent (the prefilter) at once, without
+//! a tick; `CHAIN_SIM_JITTER=N` spreads the tests' lengths over 1000 +- N thousandths of a tick
+//! (verdicts then arrive one by one, as on a real machine).
 //!
 //! Prints, per width, the ticks (the wall time in units of one test), the tests started and
 //! the result's size; the ticks at width 1 over the ticks at width N is the best speedup the
@@ -38,10 +42,24 @@ struct Sim<'a> {
     /// candidate's index in the pass and its verdict.
     trace: Vec<(u64, String, usize, bool)>,
     index: usize,
+    /// `CHAIN_SIM_REAL=1`: a candidate the run already tested (the cache) or one that parses
+    /// worse than its parent (the prefilter) is answered at once, without a tick, as in `reduce`.
+    real: Option<Real>,
+}
+
+/// The cache and the prefilter of a real run, for `CHAIN_SIM_REAL`.
+struct Real {
+    parser: tree_sitter::Parser,
+    seen: std::collections::HashSet<u64>,
+    errors: HashMap<Ticket, usize>,
+    /// The error count of the configuration last committed.
+    committed: usize,
+    pruned: u64,
+    hits: u64,
 }
 
 impl Sim<'_> {
-    fn judge(&mut self, c: &[Unit]) -> bool {
+    fn key(&self, c: &[Unit]) -> (Vec<u8>, u64) {
         let mut text = Vec::new();
         self.tokens.render_into(c, &mut text);
         let key = {
@@ -50,6 +68,32 @@ impl Sim<'_> {
             text.hash(&mut h);
             h.finish()
         };
+        (text, key)
+    }
+
+    /// With `CHAIN_SIM_REAL`: whether `c` is answered without a test (and so without a tick).
+    fn free(&mut self, ticket: Ticket, parent: Option<Ticket>, c: &[Unit]) -> Option<bool> {
+        let (text, key) = self.key(c);
+        let real = self.real.as_mut()?;
+        let tree = reduce::tree::reparse::parse_tree(&mut real.parser, &text).expect("parse");
+        let errors = reduce::tree::reparse::count_errors(&tree).0;
+        real.errors.insert(ticket, errors);
+        let baseline = parent
+            .and_then(|p| real.errors.get(&p).copied())
+            .unwrap_or(real.committed);
+        if errors > baseline {
+            real.pruned += 1;
+            return Some(false);
+        }
+        if !real.seen.insert(key) {
+            real.hits += 1;
+            return Some(self.memo[&key]);
+        }
+        None
+    }
+
+    fn judge(&mut self, c: &[Unit]) -> bool {
+        let (text, key) = self.key(c);
         if let Some(&v) = self.memo.get(&key) {
             return v;
         }
@@ -75,10 +119,28 @@ impl Oracle for Sim<'_> {
         self.width
     }
 
-    fn start(&mut self, ticket: Ticket, _parent: Option<Ticket>, c: &[Unit]) -> Started {
-        let verdict = self.judge(c);
-        self.tests += 1;
-        self.running.push((ticket, self.now + 1, verdict));
+    fn start(&mut self, ticket: Ticket, parent: Option<Ticket>, c: &[Unit]) -> Started {
+        let free = self.free(ticket, parent, c);
+        let verdict = free.unwrap_or_else(|| self.judge(c));
+        if free.is_none() {
+            self.tests += 1;
+        }
+        // a tick is 1000; CHAIN_SIM_JITTER=N spreads a test's length over 1000 +- N
+        let jitter: u64 = std::env::var("CHAIN_SIM_JITTER")
+            .ok()
+            .and_then(|j| j.parse().ok())
+            .unwrap_or(0);
+        let spread = if jitter == 0 {
+            0
+        } else {
+            (self.key(c).1 ^ self.tests.wrapping_mul(0x9e37_79b9_7f4a_7c15)) % (2 * jitter + 1)
+        };
+        let end = if free.is_some() {
+            self.now
+        } else {
+            self.now + 1000 - jitter + spread
+        };
+        self.running.push((ticket, end, verdict));
         self.verdicts.insert(ticket, verdict);
         Started::Running
     }
@@ -97,6 +159,9 @@ impl Oracle for Sim<'_> {
 
     fn charge(&mut self, ticket: Ticket) -> bool {
         let verdict = self.verdicts.get(&ticket).copied().unwrap_or(false);
+        if let Some(real) = self.real.as_mut().filter(|_| verdict) {
+            real.committed = real.errors.get(&ticket).copied().unwrap_or(real.committed);
+        }
         let phase = self.phase.clone();
         self.trace.push((self.now, phase, self.index, verdict));
         self.index += 1;
@@ -147,6 +212,17 @@ fn main() -> anyhow::Result<()> {
             phase: String::new(),
             trace: Vec::new(),
             index: 0,
+            real: match std::env::var_os("CHAIN_SIM_REAL") {
+                Some(_) => Some(Real {
+                    parser: ts::new_parser(&grammar)?,
+                    seen: Default::default(),
+                    errors: HashMap::new(),
+                    committed: reduce::tree::reparse::count_errors(&parsed_tree(&grammar, &src)?).0,
+                    pruned: 0,
+                    hits: 0,
+                }),
+                None => None,
+            },
         };
         let all: Vec<Unit> = (0..parsed.tokens.len() as Unit).collect();
         let options = PersesOptions {
@@ -159,11 +235,14 @@ fn main() -> anyhow::Result<()> {
         let result = reduce(all, &mut sim, &mut perses);
         println!(
             "width {width}: {} ticks, {} tests, {} -> {} tokens",
-            sim.now,
+            sim.now / 1000,
             sim.tests,
             parsed.tokens.len(),
             result.len()
         );
+        if let Some(real) = &sim.real {
+            println!("  pruned {}, cache hits {}", real.pruned, real.hits);
+        }
         if let Some(dir) = std::env::var_os("CHAIN_SIM_TRACE") {
             let mut tsv = String::from("tick\tphase\tindex\tinteresting\n");
             for (tick, phase, index, verdict) in &sim.trace {
@@ -180,6 +259,10 @@ fn main() -> anyhow::Result<()> {
         std::fs::write(file, lines)?;
     }
     Ok(())
+}
+
+fn parsed_tree(grammar: &Grammar, src: &[u8]) -> anyhow::Result<tree_sitter::Tree> {
+    reduce::tree::reparse::parse_tree(&mut ts::new_parser(grammar)?, src)
 }
 
 /// Verdicts of earlier runs (`CHAIN_SIM_MEMO`: lines of text hash and 0/1), to iterate fast.

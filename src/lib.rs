@@ -32,4 +32,5 @@ pub mod stats;
 pub mod stdin;
 pub mod tempdirs;
 pub mod tester;
+pub mod trace;
 pub mod tree;

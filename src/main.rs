@@ -5,7 +5,9 @@ use reduce::cli::Args;
 
 fn main() -> ExitCode {
     reduce::panic::install_hook();
-    match reduce::app::run(Args::parse()) {
+    let result = reduce::app::run(Args::parse());
+    reduce::trace::flush();
+    match result {
         Ok(code) => code,
         // `reduce --generate-completions bash | head`: a closed pipe is not an error there (a
         // result that cannot be written carries its own I/O failure and exit code)

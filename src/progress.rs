@@ -48,6 +48,7 @@ impl Progress {
     }
 
     pub fn set_phase(&mut self, phase: &str) {
+        crate::trace::phase(phase);
         if phase != self.phase {
             self.phase = phase.to_string();
         }

@@ -187,11 +187,13 @@ impl Tester {
         self.started += 1;
         self.charged += 1;
         self.pool.submit(serial, candidate.to_vec());
+        crate::trace::event('S', serial);
         loop {
             let waiting = std::time::Instant::now();
             let done = self.pool.next_done();
             self.stats.wait_seconds += waiting.elapsed().as_secs_f64();
             let (ticket, report) = done.context("the test pool lost a run")?;
+            crate::trace::event('D', ticket);
             let outcome = report.ran()?;
             self.count(&outcome);
             if ticket == serial {
@@ -275,6 +277,7 @@ impl Tester {
             return Started::Unknown;
         }
         self.in_flight.insert(ticket, key);
+        crate::trace::event('S', ticket);
         Started::Running
     }
 
@@ -316,6 +319,7 @@ impl Tester {
         }
         self.started += 1;
         self.in_flight.insert(ticket, key);
+        crate::trace::event('S', ticket);
         Begin::Running
     }
 
@@ -334,6 +338,12 @@ impl Tester {
     /// The serial chain uses `ticket`'s verdict: charge `--max-attempts` as the serial run
     /// would have (a pruned candidate or a repeat of a charged one is free). `false`: spent.
     pub fn charge(&mut self, ticket: Ticket) -> bool {
+        crate::trace::event('C', ticket);
+        self.charge_quietly(ticket)
+    }
+
+    /// [`Tester::charge`] without the trace's decision (made when the verdict is in).
+    fn charge_quietly(&mut self, ticket: Ticket) -> bool {
         if self.pruned.remove(&ticket) {
             return true;
         }
@@ -375,6 +385,7 @@ impl Tester {
 
     /// Counts a finished job, caches its verdict and says what it was (`None`: unknown).
     fn settle(&mut self, ticket: Ticket, report: Report) -> (Ticket, Option<bool>) {
+        crate::trace::event('D', ticket);
         let outcome = match report {
             Report::Ran(outcome) => outcome,
             Report::Pruned => {
@@ -442,6 +453,7 @@ impl Tester {
     /// Stops the runs of these tickets; each still reports through `next_done`.
     pub fn cancel(&mut self, tickets: &[Ticket]) {
         for &t in tickets {
+            crate::trace::event('X', t);
             self.pool.cancel(t);
         }
     }
@@ -451,21 +463,22 @@ impl Tester {
     pub fn verdict(&mut self, candidate: &[u8]) -> Verdict {
         let ticket = new_ticket();
         self.keys.insert(ticket, self.key(candidate));
-        if !self.charge(ticket) {
+        if !self.charge_quietly(ticket) {
             return Verdict::NotInteresting;
         }
-        match self.begin(ticket, candidate) {
-            Begin::Known(v) => return Verdict::from_bool(v),
-            Begin::Refused => return Verdict::NotInteresting,
-            Begin::Running => {}
-        }
-        loop {
-            match self.next_done() {
-                Some((t, v)) if t == ticket => return Verdict::from_bool(v == Some(true)),
-                Some(other) => self.ready.push_back(other),
-                None => return Verdict::NotInteresting,
-            }
-        }
+        let verdict = match self.begin(ticket, candidate) {
+            Begin::Known(v) => Verdict::from_bool(v),
+            Begin::Refused => Verdict::NotInteresting,
+            Begin::Running => loop {
+                match self.next_done() {
+                    Some((t, v)) if t == ticket => break Verdict::from_bool(v == Some(true)),
+                    Some(other) => self.ready.push_back(other),
+                    None => break Verdict::NotInteresting,
+                }
+            },
+        };
+        crate::trace::event('C', ticket);
+        verdict
     }
 
     /// Makes `candidate` the best result, on disk at once.

@@ -97,3 +97,61 @@ fn a_flaky_test_is_reported() {
     assert!(stderr.contains("flaky"), "{stderr}");
     assert_eq!(String::from_utf8_lossy(&out.stdout), "keep\n");
 }
+
+/// `REDUCE_TRACE=FILE` (src/trace.rs) writes the timeline `bench/chain_trace.py` reads: at `-j1`
+/// one start per test run, each ended once, a decision never before its run's end, the passes named.
+#[test]
+fn the_trace_has_one_start_and_one_end_per_test_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let case = fixture("nested-if");
+    let name = crate::util::fixture_input(&case);
+    let input = dir.path().join(&name);
+    std::fs::copy(case.join(&name), &input).unwrap();
+    let (trace, stats) = (dir.path().join("trace"), dir.path().join("stats.json"));
+    let status = Command::new(crate::util::reduce_bin())
+        .env("REDUCE_TRACE", &trace)
+        .env("XDG_CACHE_HOME", dir.path().join("cache"))
+        .args(["-q", "-j1", "--temp-dir"])
+        .arg(dir.path())
+        .arg("--stats-json")
+        .arg(&stats)
+        .arg("--test")
+        .arg(case.join("interesting.sh"))
+        .arg("-o")
+        .arg(dir.path().join("out"))
+        .arg(&input)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let stats: serde_json::Value = serde_json::from_slice(&std::fs::read(&stats).unwrap()).unwrap();
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let events: Vec<(f64, &str, &str)> = text
+        .lines()
+        .map(|l| {
+            let mut parts = l.splitn(3, ' ');
+            let t = parts.next().unwrap().parse().unwrap();
+            (t, parts.next().unwrap(), parts.next().unwrap())
+        })
+        .collect();
+    let of =
+        |kind: &str| -> Vec<&str> { events.iter().filter(|e| e.1 == kind).map(|e| e.2).collect() };
+    let (starts, mut ends) = (of("S"), of("D"));
+    assert_eq!(
+        starts.len() as u64,
+        stats["tests"].as_u64().unwrap(),
+        "{text}"
+    );
+    let mut sorted = starts.clone();
+    sorted.sort_unstable();
+    ends.sort_unstable();
+    assert_eq!(sorted, ends, "every run ends once");
+    let when = |kind: &str, ticket: &str| events.iter().find(|e| e.1 == kind && e.2 == ticket);
+    for decided in events.iter().filter(|e| e.1 == "C") {
+        if let Some(end) = when("D", decided.2) {
+            assert!(end.0 <= decided.0, "decided before its run ended: {text}");
+        }
+    }
+    assert!(of("C").len() > starts.len() / 2, "{text}");
+    assert!(of("P").iter().any(|p| p.starts_with("perses")), "{text}");
+    assert!(events.windows(2).all(|w| w[0].0 <= w[1].0), "in time order");
+}

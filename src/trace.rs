@@ -1,0 +1,64 @@
+//! A timeline of the test runs and the serial chain's decisions, for studying the speculation:
+//! with `REDUCE_TRACE=FILE` in the environment, one line per event goes to FILE,
+//! `SECONDS EVENT WHAT`:
+//!
+//! - `P phase`: a pass (its progress phase) begins;
+//! - `S ticket`: a test of that ticket started (a worker took it; the workers' prefilter may
+//!   still skip it, then its `D` follows within milliseconds);
+//! - `D ticket`: that test ended (with a verdict, or cancelled);
+//! - `X ticket`: the chain cancelled it (a misprediction);
+//! - `C ticket`: the serial chain decided that ticket (in the order `-j1` decides): a ticket
+//!   decided without an `S` was answered by the cache or the prefilter on the feeding thread.
+//!
+//! `bench/chain_trace.py FILE` sums it up per pass. Without the variable nothing is written
+//! and an event costs one check of a `OnceLock`.
+
+use std::fmt::Display;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::sync::{Mutex, OnceLock};
+use std::time::Instant;
+
+struct Trace {
+    out: BufWriter<File>,
+    start: Instant,
+}
+
+static TRACE: OnceLock<Option<Mutex<Trace>>> = OnceLock::new();
+
+fn trace() -> Option<&'static Mutex<Trace>> {
+    TRACE
+        .get_or_init(|| {
+            let path = std::env::var_os("REDUCE_TRACE")?;
+            let out = File::create(&path).ok()?;
+            Some(Mutex::new(Trace {
+                out: BufWriter::new(out),
+                start: Instant::now(),
+            }))
+        })
+        .as_ref()
+}
+
+/// Writes one event (see the module's documentation); a failed write is ignored.
+pub fn event(kind: char, what: impl Display) {
+    let Some(trace) = trace() else {
+        return;
+    };
+    let mut t = trace.lock().unwrap_or_else(|e| e.into_inner());
+    let seconds = t.start.elapsed().as_secs_f64();
+    let _ = writeln!(t.out, "{seconds:.4} {kind} {what}");
+}
+
+/// A phase's name as one word of the trace.
+pub fn phase(name: &str) {
+    if trace().is_some() {
+        event('P', name.replace(char::is_whitespace, "_"));
+    }
+}
+
+/// Writes out what is buffered (at the end of a run).
+pub fn flush() {
+    if let Some(trace) = trace() {
+        let _ = trace.lock().unwrap_or_else(|e| e.into_inner()).out.flush();
+    }
+}
