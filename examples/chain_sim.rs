@@ -42,6 +42,8 @@ struct Sim<'a> {
     /// candidate's index in the pass and its verdict.
     trace: Vec<(u64, String, usize, bool)>,
     index: usize,
+    /// `CHAIN_SIM_JITTER`, in thousandths of a tick.
+    jitter: u64,
     /// `CHAIN_SIM_REAL=1`: a candidate the run already tested (the cache) or one that parses
     /// worse than its parent (the prefilter) is answered at once, without a tick, as in `reduce`.
     real: Option<Real>,
@@ -72,10 +74,15 @@ impl Sim<'_> {
     }
 
     /// With `CHAIN_SIM_REAL`: whether `c` is answered without a test (and so without a tick).
-    fn free(&mut self, ticket: Ticket, parent: Option<Ticket>, c: &[Unit]) -> Option<bool> {
-        let (text, key) = self.key(c);
+    fn free(
+        &mut self,
+        ticket: Ticket,
+        parent: Option<Ticket>,
+        text: &[u8],
+        key: u64,
+    ) -> Option<bool> {
         let real = self.real.as_mut()?;
-        let tree = reduce::tree::reparse::parse_tree(&mut real.parser, &text).expect("parse");
+        let tree = reduce::tree::reparse::parse_tree(&mut real.parser, text).expect("parse");
         let errors = reduce::tree::reparse::count_errors(&tree).0;
         real.errors.insert(ticket, errors);
         let baseline = parent
@@ -94,11 +101,15 @@ impl Sim<'_> {
 
     fn judge(&mut self, c: &[Unit]) -> bool {
         let (text, key) = self.key(c);
+        self.judge_text(&text, key)
+    }
+
+    fn judge_text(&mut self, text: &[u8], key: u64) -> bool {
         if let Some(&v) = self.memo.get(&key) {
             return v;
         }
         let file = self.scratch.join("input.c");
-        std::fs::write(&file, &text).expect("scratch file");
+        std::fs::write(&file, text).expect("scratch file");
         let ok = std::process::Command::new(self.test)
             .arg(&file)
             .current_dir(self.scratch)
@@ -120,25 +131,21 @@ impl Oracle for Sim<'_> {
     }
 
     fn start(&mut self, ticket: Ticket, parent: Option<Ticket>, c: &[Unit]) -> Started {
-        let free = self.free(ticket, parent, c);
-        let verdict = free.unwrap_or_else(|| self.judge(c));
+        let (text, key) = self.key(c);
+        let free = self.free(ticket, parent, &text, key);
+        let verdict = free.unwrap_or_else(|| self.judge_text(&text, key));
         if free.is_none() {
             self.tests += 1;
         }
-        // a tick is 1000; CHAIN_SIM_JITTER=N spreads a test's length over 1000 +- N
-        let jitter: u64 = std::env::var("CHAIN_SIM_JITTER")
-            .ok()
-            .and_then(|j| j.parse().ok())
-            .unwrap_or(0);
-        let spread = if jitter == 0 {
-            0
-        } else {
-            (self.key(c).1 ^ self.tests.wrapping_mul(0x9e37_79b9_7f4a_7c15)) % (2 * jitter + 1)
+        // a tick is 1000; the jitter spreads a test's length over 1000 +- jitter
+        let jitter = self.jitter;
+        let spread = match jitter {
+            0 => 0,
+            _ => (key ^ self.tests.wrapping_mul(0x9e37_79b9_7f4a_7c15)) % (2 * jitter + 1),
         };
-        let end = if free.is_some() {
-            self.now
-        } else {
-            self.now + 1000 - jitter + spread
+        let end = match free {
+            Some(_) => self.now,
+            None => self.now + 1000 - jitter + spread,
         };
         self.running.push((ticket, end, verdict));
         self.verdicts.insert(ticket, verdict);
@@ -212,6 +219,10 @@ fn main() -> anyhow::Result<()> {
             phase: String::new(),
             trace: Vec::new(),
             index: 0,
+            jitter: std::env::var("CHAIN_SIM_JITTER")
+                .ok()
+                .and_then(|j| j.parse().ok())
+                .unwrap_or(0),
             real: match std::env::var_os("CHAIN_SIM_REAL") {
                 Some(_) => Some(Real {
                     parser: ts::new_parser(&grammar)?,

@@ -259,13 +259,7 @@ impl Tester {
             self.progress.tick(self.shown_len(), &self.stats);
             return Started::Known(Verdict::NotInteresting);
         }
-        if known.is_none() && self.disk.as_ref().is_some_and(|d| d.rejected(key)) {
-            self.stats.cache_hits += 1;
-            self.stats.persistent_hits += 1;
-            if let Some(cache) = &mut self.cache {
-                cache.insert(key, false);
-            }
-            self.progress.tick(self.shown_len(), &self.stats);
+        if known.is_none() && self.disk_rejects(key) {
             return Started::Known(Verdict::NotInteresting);
         }
         if !self
@@ -295,13 +289,7 @@ impl Tester {
             self.progress.tick(self.shown_len(), &self.stats);
             return Begin::Known(hit);
         }
-        if self.disk.as_ref().is_some_and(|d| d.rejected(key)) {
-            self.stats.cache_hits += 1;
-            self.stats.persistent_hits += 1;
-            if let Some(cache) = &mut self.cache {
-                cache.insert(key, false);
-            }
-            self.progress.tick(self.best.len(), &self.stats);
+        if self.disk_rejects(key) {
             return Begin::Known(false);
         }
         if let Some(max) = self.max_attempts {
@@ -321,6 +309,21 @@ impl Tester {
         self.in_flight.insert(ticket, key);
         crate::trace::event('S', ticket);
         Begin::Running
+    }
+
+    /// Whether the persistent cache knows `key` is not interesting; a hit is counted and kept in
+    /// the run's cache.
+    fn disk_rejects(&mut self, key: u128) -> bool {
+        if !self.disk.as_ref().is_some_and(|d| d.rejected(key)) {
+            return false;
+        }
+        self.stats.cache_hits += 1;
+        self.stats.persistent_hits += 1;
+        if let Some(cache) = &mut self.cache {
+            cache.insert(key, false);
+        }
+        self.progress.tick(self.shown_len(), &self.stats);
+        true
     }
 
     /// The prefilter skipped `ticket`'s candidate (a known "no", no run).

@@ -97,7 +97,6 @@ pub struct Layers {
     current: Option<(Vec<Unit>, GiveUp<Sweep>)>,
     /// What the current pass's minimizer sees: the configuration's eligible units.
     view: Vec<Unit>,
-    gave_up: bool,
 }
 
 impl Layers {
@@ -108,13 +107,7 @@ impl Layers {
             layer: 0,
             current: None,
             view: Vec::new(),
-            gave_up: false,
         }
-    }
-
-    /// Did a give-up rule end the pass?
-    pub fn gave_up(&self) -> bool {
-        self.gave_up
     }
 
     /// Starts the current layer over `config` if it has not started.
@@ -151,8 +144,8 @@ impl Policy for Layers {
         if inner.on_reduced(view.as_deref()) {
             return true;
         }
+        // a give-up rule ends the layer and the pass
         if inner.gave_up() {
-            self.gave_up = true;
             return false;
         }
         self.layer += 1;
