@@ -30,6 +30,7 @@ use crate::rewrite::merge::MergeNames;
 use crate::rewrite::methods::MethodToFunction;
 use crate::rewrite::names::{Declarations, Unreferenced};
 use crate::rewrite::oracle::EditOracle;
+use crate::rewrite::oracle::Mark;
 use crate::rewrite::pairs::BalancedPairs;
 use crate::rewrite::params::{ParamToGlobal, RemoveParameter};
 use crate::rewrite::pointers::PointerLevel;
@@ -144,6 +145,17 @@ pub struct Driver<'a> {
 /// table says so.
 fn bulk_table() -> Vec<Box<dyn Pass>> {
     vec![Box::new(Unreferenced), Box::new(Declarations)]
+}
+
+/// The end of the run of passes from `from` that one call can hold (see
+/// [`Driver::rewrite_group`]): none enabling (the cycle undoes those), all with `from`'s
+/// prefilter setting (one oracle checks them all).
+fn group_end(passes: &[Box<dyn Pass>], from: usize) -> usize {
+    let prefilter = passes[from].prefilter();
+    from + passes[from..]
+        .iter()
+        .take_while(|p| !p.enabling() && p.prefilter() == prefilter)
+        .count()
 }
 
 /// The rewrite passes in the order they run: the bulk passes and cheap ones first; among the
@@ -326,10 +338,13 @@ impl<'a> Driver<'a> {
     fn cycle(&mut self, passes: &[Box<dyn Pass>], first_change: bool) -> Result<bool> {
         let start = self.tester.best.len();
         let mut enabled: Option<Vec<u8>> = None;
-        for pass in passes {
+        let mut i = 0;
+        while i < passes.len() {
+            let pass = &passes[i];
             if self.tester.stopped() {
                 break;
             }
+            i += 1;
             if pass.enabling() {
                 let before = self.tester.best.clone();
                 if enabled.is_some() || self.undone.contains(&xxh3_64(&before)) {
@@ -342,11 +357,17 @@ impl<'a> Driver<'a> {
                 }
                 continue;
             }
-            if self.measured(pass.as_ref(), false)? {
-                self.measured_deletion()?;
-                if first_change {
-                    break;
+            // this pass and those after it that can share its call (see `group_end`)
+            let group = &passes[i - 1..group_end(passes, i - 1)];
+            match self.rewrite_group(group)? {
+                Some(k) => {
+                    i += k;
+                    self.measured_deletion()?;
+                    if first_change {
+                        break;
+                    }
                 }
+                None => i += group.len() - 1,
             }
         }
         if let Some(before) = enabled
@@ -376,25 +397,40 @@ impl<'a> Driver<'a> {
         } else {
             tokens
         };
-        let stats = match self.passes.iter_mut().position(|p| p.name == name) {
+        self.add_stats(PassStats {
+            name: name.into(),
+            runs: 1,
+            tests: self.tester.stats.tests - tests,
+            successes: self.tester.stats.interesting - hits,
+            bytes_removed: bytes as i64 - self.tester.best.len() as i64,
+            tokens_removed: if tokens > 0 {
+                tokens as i64 - tokens_after as i64
+            } else {
+                0
+            },
+            seconds: start.elapsed().as_secs_f64(),
+        });
+        Ok(changed)
+    }
+
+    /// Adds one run's figures to its pass's row of the table.
+    fn add_stats(&mut self, run: PassStats) {
+        let stats = match self.passes.iter_mut().position(|p| p.name == run.name) {
             Some(i) => &mut self.passes[i],
             None => {
                 self.passes.push(PassStats {
-                    name: name.into(),
+                    name: run.name.clone(),
                     ..PassStats::default()
                 });
                 self.passes.last_mut().expect("pushed")
             }
         };
-        stats.runs += 1;
-        stats.tests += self.tester.stats.tests - tests;
-        stats.successes += self.tester.stats.interesting - hits;
-        stats.bytes_removed += bytes as i64 - self.tester.best.len() as i64;
-        if tokens > 0 {
-            stats.tokens_removed += tokens as i64 - tokens_after as i64;
-        }
-        stats.seconds += start.elapsed().as_secs_f64();
-        Ok(changed)
+        stats.runs += run.runs;
+        stats.tests += run.tests;
+        stats.successes += run.successes;
+        stats.bytes_removed += run.bytes_removed;
+        stats.tokens_removed += run.tokens_removed;
+        stats.seconds += run.seconds;
     }
 
     fn measured(&mut self, pass: &dyn Pass, coarse: bool) -> Result<bool> {
@@ -484,6 +520,125 @@ impl<'a> Driver<'a> {
             .with_workers(self.front.make_checker());
         reduce(space.all_units(), &mut oracle, &mut policy);
         Ok(())
+    }
+
+    /// Consecutive passes listed on the same text as one `reduce` call ([`Layers::grouped`]):
+    /// the call stops after the first pass that commits, and returns its index in `group`; the
+    /// passes before it changed nothing, so each saw the text it would have seen run alone,
+    /// and the chain speculates from one into the next instead of draining between them. Each
+    /// pass gets its row of the table: tests are counted to the pass the serial chain was in.
+    fn rewrite_group(&mut self, group: &[Box<dyn Pass>]) -> Result<Option<usize>> {
+        let start = Instant::now();
+        let (bytes, tokens) = (self.tester.best.len(), self.tokens());
+        let (tests, hits) = (self.tester.stats.tests, self.tester.stats.interesting);
+        let src = self.tester.best.clone();
+        let Some((parser, t)) = self.rewriter.as_mut() else {
+            return Ok(None);
+        };
+        let tree = ts::parse_tree(parser, &src)?;
+        let errors = ts::count_errors(&tree).0;
+        let layers = group
+            .iter()
+            .map(|p| layers_of_hunks(p.hunks(&tree, &src, t), &src))
+            .collect();
+        drop(tree);
+        let plan = Rc::new(Plan::grouped(layers));
+        let limit = (!self.schedule.thorough).then_some(GIVE_UP_AFTER);
+        let how = group
+            .iter()
+            .map(|p| Minimizer {
+                one_at_a_time: p.one_at_a_time(),
+                coarse: None,
+                limit,
+            })
+            .collect();
+        let names = group.iter().map(|p| p.name()).collect();
+        let mut policy = Layers::grouped(plan.clone(), how, names);
+        let wanted = self.schedule.prefilter
+            && (group[0].prefilter() || t.faithful_grammar)
+            && src.len() <= PREFILTER_MAX_BYTES;
+        let prefilter: Option<&mut dyn Reparse> = match wanted {
+            true => Some(self.filter.as_mut()),
+            false => None,
+        };
+        let mut marks = Vec::new();
+        if !plan.hunks.is_empty() {
+            let mut space = EditSpace::new(src.clone());
+            space.next_layer(&[], plan.hunks.clone());
+            let mut oracle = EditOracle::new("", &space, self.tester, prefilter, errors)
+                .grouped()
+                .with_workers(self.front.make_checker());
+            reduce(space.all_units(), &mut oracle, &mut policy);
+            marks = oracle.marks().to_vec();
+        }
+        let changed = (self.tester.best.len() < bytes).then_some(policy.pass());
+        // every pass up to the one that changed the text ran (all of them without a change,
+        // unless the run is stopping)
+        let ran = match changed {
+            Some(k) => k + 1,
+            None if self.tester.stopped() => policy.pass().min(group.len()),
+            None => group.len(),
+        };
+        let tokens_after = match changed {
+            Some(_) => self.tokens(),
+            None => tokens,
+        };
+        let end = Mark {
+            pass: String::new(),
+            tests: self.tester.stats.tests,
+            interesting: self.tester.stats.interesting,
+            at: Instant::now(),
+        };
+        let first = Mark {
+            pass: String::new(),
+            tests,
+            interesting: hits,
+            at: start,
+        };
+        // each mark with the index of its pass (marks come in pass order)
+        let marked: Vec<(usize, &Mark)> = marks
+            .iter()
+            .filter_map(|m| Some((group.iter().position(|p| p.name() == m.pass)?, m)))
+            .collect();
+        for (k, pass) in group.iter().enumerate().take(ran) {
+            let name = pass.name();
+            // the listing's time goes to the first pass, as when each pass listed its own
+            let from = match k {
+                0 => Some(&first),
+                _ => marked.iter().find(|(i, _)| *i == k).map(|(_, m)| *m),
+            };
+            let to = marked
+                .iter()
+                .find(|(i, _)| *i > k)
+                .map_or(&end, |(_, m)| *m);
+            let (tests, successes, seconds) = match from {
+                Some(f) => (
+                    to.tests - f.tests,
+                    to.interesting - f.interesting,
+                    to.at.duration_since(f.at).as_secs_f64(),
+                ),
+                None => (0, 0, 0.0),
+            };
+            let changed_here = changed == Some(k);
+            self.add_stats(PassStats {
+                name: name.into(),
+                runs: 1,
+                tests,
+                successes,
+                bytes_removed: if changed_here {
+                    bytes as i64 - self.tester.best.len() as i64
+                } else {
+                    0
+                },
+                tokens_removed: if changed_here && tokens > 0 {
+                    tokens as i64 - tokens_after as i64
+                } else {
+                    0
+                },
+                seconds,
+            });
+        }
+        Ok(changed)
     }
 
     /// Keep only the dependency closure of the fewest items the test needs (see

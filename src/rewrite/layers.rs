@@ -9,6 +9,13 @@
 //! half-applied). So candidates never hold overlapping edits, and the sequence of candidates
 //! is the one the layers would give run one `reduce` call each, while a layer's end is no
 //! longer a point where every worker must drain.
+//!
+//! The same holds one level up ([`Plan::grouped`], [`Layers::grouped`]): consecutive passes of
+//! the driver's cycle, listed on the same text, run as one call, pass after pass, and the call
+//! stops after the first pass that commits something. The passes before it changed nothing, so
+//! each saw the very text it would have been listed on alone; the ones after it are listed
+//! again on the new text by the driver. So a pass that finds nothing no longer ends with every
+//! worker drained before the next one starts.
 
 use std::rc::Rc;
 
@@ -40,26 +47,54 @@ impl Minimizer {
     }
 }
 
-/// The pass's hunks in layer order, and where each layer starts.
+/// The hunks of one pass, or of a group of passes listed on the same text, in layer order, and
+/// where each layer and each pass (a *segment* of layers) starts.
 pub struct Plan {
     pub hunks: Vec<Hunk>,
     /// Unit ranges of the layers: layer `i` is `bounds[i]..bounds[i + 1]`.
     bounds: Vec<usize>,
+    /// Layer ranges of the passes: pass `s` is layers `segments[s]..segments[s + 1]`.
+    segments: Vec<usize>,
 }
 
 impl Plan {
+    /// One pass's layers.
     pub fn new(layers: Vec<Vec<Hunk>>) -> Plan {
-        let mut bounds = vec![0];
+        Plan::grouped(vec![layers])
+    }
+
+    /// The layers of several passes, each listed on the same text.
+    pub fn grouped(passes: Vec<Vec<Vec<Hunk>>>) -> Plan {
+        let (mut bounds, mut segments) = (vec![0], vec![0]);
         let mut hunks = Vec::new();
-        for layer in layers {
-            hunks.extend(layer);
-            bounds.push(hunks.len());
+        for layers in passes {
+            for layer in layers {
+                hunks.extend(layer);
+                bounds.push(hunks.len());
+            }
+            segments.push(bounds.len() - 1);
         }
-        Plan { hunks, bounds }
+        Plan {
+            hunks,
+            bounds,
+            segments,
+        }
     }
 
     pub fn layers(&self) -> usize {
         self.bounds.len() - 1
+    }
+
+    pub fn passes(&self) -> usize {
+        self.segments.len() - 1
+    }
+
+    /// The first pass from `s` on that has a layer (`passes()` if none).
+    fn next_with_layers(&self, mut s: usize) -> usize {
+        while s < self.passes() && self.segments[s] == self.segments[s + 1] {
+            s += 1;
+        }
+        s
     }
 
     /// The units of layer `i` that stay clear of every edit of the units `config` lacks
@@ -87,12 +122,21 @@ impl Plan {
     }
 }
 
-/// The layers of one pass, minimized one after the other (see the module documentation).
+/// The layers of one pass, minimized one after the other (see the module documentation); or
+/// of a group of passes listed on the same text, pass after pass, stopping after the first pass
+/// that commits something (the passes after it must be listed again on the new text).
 #[derive(Clone)]
 pub struct Layers {
     plan: Rc<Plan>,
-    how: Minimizer,
+    /// Each pass's minimizer.
+    how: Rc<[Minimizer]>,
+    /// Each pass's name, shown before its minimizer's phase (`None`: one pass, no name).
+    names: Option<Rc<[&'static str]>>,
+    /// The current pass and layer.
+    pass: usize,
     layer: usize,
+    /// Did the current pass commit anything?
+    committed: bool,
     /// The current layer's eligible units and its minimizer, once the layer has started.
     current: Option<(Vec<Unit>, GiveUp<Sweep>)>,
     /// What the current pass's minimizer sees: the configuration's eligible units.
@@ -100,19 +144,41 @@ pub struct Layers {
 }
 
 impl Layers {
+    /// One pass.
     pub fn new(plan: Rc<Plan>, how: Minimizer) -> Layers {
+        Layers::build(plan, Rc::new([how]), None)
+    }
+
+    /// A group of passes (`how` and `names` one per pass of the plan).
+    pub fn grouped(plan: Rc<Plan>, how: Vec<Minimizer>, names: Vec<&'static str>) -> Layers {
+        assert!(how.len() == plan.passes() && names.len() == plan.passes());
+        Layers::build(plan, how.into(), Some(names.into()))
+    }
+
+    fn build(plan: Rc<Plan>, how: Rc<[Minimizer]>, names: Option<Rc<[&'static str]>>) -> Layers {
+        let pass = plan.next_with_layers(0);
+        let layer = plan.segments[pass];
         Layers {
             plan,
             how,
-            layer: 0,
+            names,
+            pass,
+            layer,
+            committed: false,
             current: None,
             view: Vec::new(),
         }
     }
 
+    /// The pass the policy is in; once every pass ran without a commit, the number of passes.
+    /// After a group's call: the pass that changed the text, if one did.
+    pub fn pass(&self) -> usize {
+        self.pass
+    }
+
     /// Starts the current layer over `config` if it has not started.
     fn start(&mut self, config: &[Unit]) -> &mut (Vec<Unit>, GiveUp<Sweep>) {
-        let (plan, how, layer) = (&self.plan, self.how, self.layer);
+        let (plan, how, layer) = (&self.plan, self.how[self.pass], self.layer);
         self.current.get_or_insert_with(|| {
             let eligible = plan.eligible(layer, config);
             let minimizer = how.make(eligible.len());
@@ -123,7 +189,7 @@ impl Layers {
 
 impl Policy for Layers {
     fn propose<'a>(&'a mut self, config: &'a [Unit]) -> Deltas<'a> {
-        if self.layer >= self.plan.layers() {
+        if self.pass >= self.plan.passes() {
             return Box::new(std::iter::empty());
         }
         let view = intersect(config, &self.start(config).0);
@@ -141,23 +207,35 @@ impl Policy for Layers {
             return false;
         };
         let view = reduced.map(|c| intersect(c, eligible));
+        self.committed |= reduced.is_some();
         if inner.on_reduced(view.as_deref()) {
             return true;
         }
         // a give-up rule ends the layer and the pass
-        if inner.gave_up() {
+        let pass_over = inner.gave_up() || self.layer + 1 == self.plan.segments[self.pass + 1];
+        self.current = None;
+        if !pass_over {
+            self.layer += 1;
+            return true;
+        }
+        if self.committed {
             return false;
         }
-        self.layer += 1;
-        self.current = None;
-        self.layer < self.plan.layers()
+        self.pass = self.plan.next_with_layers(self.pass + 1);
+        if self.pass >= self.plan.passes() {
+            return false;
+        }
+        self.layer = self.plan.segments[self.pass];
+        true
     }
 
     fn phase(&self) -> String {
-        self.current
-            .as_ref()
-            .map(|(_, inner)| inner.phase())
-            .unwrap_or_default()
+        let inner = self.current.as_ref().map(|(_, inner)| inner.phase());
+        let inner = inner.unwrap_or_default();
+        match self.names.as_ref().and_then(|n| n.get(self.pass)) {
+            Some(name) => format!("{name}: {inner}"),
+            None => inner,
+        }
     }
 
     fn accepted(&mut self, index: usize) {
@@ -266,6 +344,83 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Passes run one call each, as the cycle ran them before groups: stop after the first that
+    /// changes the text (the next pass would be listed again on the new text).
+    fn pass_by_pass(src: &[u8], passes: &[Vec<Hunk>], seed: u64, how: &[Minimizer]) -> Vec<u8> {
+        for (hunks, how) in passes.iter().zip(how) {
+            let after = layer_by_layer(src, hunks.clone(), seed, *how);
+            if after != src {
+                return after;
+            }
+        }
+        src.to_vec()
+    }
+
+    #[test]
+    fn a_group_gives_what_its_passes_gave_one_call_each_at_every_width() {
+        let hows = [
+            Minimizer {
+                one_at_a_time: true,
+                coarse: None,
+                limit: Some(2),
+            },
+            Minimizer {
+                one_at_a_time: false,
+                coarse: None,
+                limit: None,
+            },
+        ];
+        let mut changed_by_a_later_pass = 0;
+        for seed in 0..40u64 {
+            let (src, hunks) = sample(10 + seed as usize % 5);
+            // three passes over the same text: a few hunks each (the first may have none)
+            let passes: Vec<Vec<Hunk>> = (0..3)
+                .map(|p| {
+                    let pick = |i: &usize| {
+                        (i + p + seed as usize).is_multiple_of(4)
+                            && (p > 0 || !seed.is_multiple_of(3))
+                    };
+                    (0..hunks.len())
+                        .filter(pick)
+                        .map(|i| hunks[i].clone())
+                        .collect()
+                })
+                .collect();
+            let how: Vec<Minimizer> = (0..3).map(|p| hows[(p + seed as usize) % 2]).collect();
+            let before = pass_by_pass(&src, &passes, seed, &how);
+            let first = layer_by_layer(&src, passes[0].clone(), seed, how[0]);
+            changed_by_a_later_pass += usize::from(first == src && before != src);
+            for width in [1, 2, 5, 16] {
+                let layers = passes.iter().map(|h| layers_of_hunks(h.clone(), &src));
+                let plan = Rc::new(Plan::grouped(layers.collect()));
+                let mut space = EditSpace::new(src.clone());
+                space.next_layer(&[], plan.hunks.clone());
+                let mut oracle =
+                    ShuffledOracle::new(|c: &[Unit]| judge(&space.render(c), seed), width, seed);
+                let mut policy = Layers::grouped(plan, how.clone(), vec!["a", "b", "c"]);
+                let result = reduce(space.all_units(), &mut oracle, &mut policy);
+                let after = space.render(&result);
+                assert_eq!(
+                    String::from_utf8_lossy(&after),
+                    String::from_utf8_lossy(&before),
+                    "seed {seed} -j{width}"
+                );
+                // the pass it stopped in is the one that changed the text
+                if after != src {
+                    let k = policy.pass();
+                    let alone = layer_by_layer(&src, passes[k].clone(), seed, how[k]);
+                    assert_eq!(alone, after, "seed {seed} -j{width}: pass {k}");
+                } else {
+                    assert_eq!(policy.pass(), 3, "seed {seed}: every pass ran");
+                }
+            }
+        }
+        assert!(
+            changed_by_a_later_pass > 0,
+            "no sample reached a later pass"
+        );
     }
 
     #[test]

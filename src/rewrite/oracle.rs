@@ -14,9 +14,21 @@ use crate::reduce::{Oracle, Started, Ticket, Unit, Verdict, new_ticket};
 use crate::tester::{Tester, ticket_methods};
 use crate::tree::ts::Reparse;
 
+/// Where a group's pass began, in the serial chain's order: the tester's counts then.
+#[derive(Clone, Debug)]
+pub struct Mark {
+    pub pass: String,
+    pub tests: u64,
+    pub interesting: u64,
+    pub at: std::time::Instant,
+}
+
 pub struct EditOracle<'a> {
-    /// The pass's name, shown before the minimizer's phase.
-    label: &'static str,
+    /// The pass's name, shown before the minimizer's phase (`None`: a group, whose policy's
+    /// phase names the pass).
+    label: Option<&'static str>,
+    /// A group's passes as the serial chain reached them (see [`EditOracle::grouped`]).
+    marks: Vec<Mark>,
     space: &'a EditSpace,
     tester: &'a mut Tester,
     prefilter: Option<&'a mut dyn Reparse>,
@@ -43,7 +55,8 @@ impl<'a> EditOracle<'a> {
         best_errors: usize,
     ) -> Self {
         EditOracle {
-            label,
+            label: Some(label),
+            marks: Vec::new(),
             space,
             tester,
             prefilter,
@@ -54,6 +67,19 @@ impl<'a> EditOracle<'a> {
             shared: None,
             sent: HashSet::new(),
         }
+    }
+
+    /// For a group of passes in one call: the phase names the pass, and each pass's start is
+    /// marked with the tester's counts (see [`EditOracle::marks`]).
+    pub fn grouped(mut self) -> Self {
+        self.label = None;
+        self
+    }
+
+    /// Where each pass of a group began: tests are counted to the pass the serial chain was
+    /// in when they ended (exact at `-j1`).
+    pub fn marks(&self) -> &[Mark] {
+        &self.marks
     }
 
     /// Lets the test workers parse the candidates (with `-j` above 1 and a prefilter), each
@@ -200,7 +226,19 @@ impl Oracle for EditOracle<'_> {
     }
 
     fn on_pass(&mut self, phase: &str) {
-        let phase = format!("{}: {phase}", self.label);
-        self.tester.progress.set_phase(&phase);
+        let Some(label) = self.label else {
+            let pass = phase.split(": ").next().unwrap_or_default();
+            if self.marks.last().is_none_or(|m| m.pass != pass) {
+                self.marks.push(Mark {
+                    pass: pass.to_string(),
+                    tests: self.tester.stats.tests,
+                    interesting: self.tester.stats.interesting,
+                    at: std::time::Instant::now(),
+                });
+            }
+            self.tester.progress.set_phase(phase);
+            return;
+        };
+        self.tester.progress.set_phase(&format!("{label}: {phase}"));
     }
 }
