@@ -23,14 +23,12 @@ use crate::rewrite::flatten::FlattenStruct;
 use crate::rewrite::hoist::Hoist;
 use crate::rewrite::indent::reindent;
 use crate::rewrite::inline::InlineReturn;
-use crate::rewrite::layers::{Layers, Minimizer, Plan};
 use crate::rewrite::layout::{compact, layout, squeeze};
 use crate::rewrite::locals::LocalToGlobal;
 use crate::rewrite::merge::MergeNames;
 use crate::rewrite::methods::MethodToFunction;
 use crate::rewrite::names::{Declarations, Unreferenced};
 use crate::rewrite::oracle::EditOracle;
-use crate::rewrite::oracle::Mark;
 use crate::rewrite::pairs::BalancedPairs;
 use crate::rewrite::params::{ParamToGlobal, RemoveParameter};
 use crate::rewrite::pointers::PointerLevel;
@@ -42,11 +40,14 @@ use crate::rewrite::subsets::WindowSubsets;
 use crate::rewrite::table::{self, Layout, RewriteTable};
 use crate::rewrite::unifdef::Unifdef;
 use crate::rewrite::windows::{MAX_WINDOW, TokenWindows};
-use crate::rewrite::{ENABLING_SLACK, EditSpace, Pass, layers_of_hunks};
+use crate::rewrite::{EditSpace, Pass};
 use crate::rewrite::{closure, sigils};
 use crate::tester::{self, Tester, TreeOracle};
 use crate::tree::front::{Front, TreeBuilder};
 use crate::tree::ts::{self, Reparse};
+
+mod rewrites;
+use rewrites::group_end;
 
 /// A rewrite pass stops after this many rejected candidates in a row (`--thorough`: never).
 pub const GIVE_UP_AFTER: usize = 200;
@@ -82,7 +83,7 @@ const COUNT_TOKENS_MAX_BYTES: usize = 1 << 20;
 
 /// Rewrite candidates of larger texts go to the test unparsed: parsing every candidate of a
 /// multi-megabyte file would cost more than it saves (a size rule, so `-j` never matters).
-const PREFILTER_MAX_BYTES: usize = 256 * 1024;
+pub(super) const PREFILTER_MAX_BYTES: usize = 256 * 1024;
 
 /// How deletion runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -145,17 +146,6 @@ pub struct Driver<'a> {
 /// table says so.
 fn bulk_table() -> Vec<Box<dyn Pass>> {
     vec![Box::new(Unreferenced), Box::new(Declarations)]
-}
-
-/// The end of the run of passes from `from` that one call can hold (see
-/// [`Driver::rewrite_group`]): none enabling (the cycle undoes those), all with `from`'s
-/// prefilter setting (one oracle checks them all).
-fn group_end(passes: &[Box<dyn Pass>], from: usize) -> usize {
-    let prefilter = passes[from].prefilter();
-    from + passes[from..]
-        .iter()
-        .take_while(|p| !p.enabling() && p.prefilter() == prefilter)
-        .count()
 }
 
 /// The rewrite passes in the order they run: the bulk passes and cheap ones first; among the
@@ -480,165 +470,6 @@ impl<'a> Driver<'a> {
         self.builder
             .build(&self.tester.best)
             .map_or(0, |p| p.tokens.len())
-    }
-
-    /// One rewrite pass: list its edits on a fresh parse of the best, then minimize each layer
-    /// (all of a layer at once first, then halves, unless the pass is one-at-a-time; `coarse`:
-    /// not below chunks of 1/[`COARSE_CHUNKS`] of the layer), committed edits carried into the
-    /// next layer; the layers are one policy ([`Layers`]), so the pass is one `reduce` call.
-    fn rewrite(&mut self, pass: &dyn Pass, coarse: bool) -> Result<()> {
-        let src = self.tester.best.clone();
-        let Some((parser, t)) = self.rewriter.as_mut() else {
-            return Ok(());
-        };
-        let tree = ts::parse_tree(parser, &src)?;
-        let errors = ts::count_errors(&tree).0;
-        let hunks = pass.hunks(&tree, &src, t);
-        drop(tree);
-        let plan = Rc::new(Plan::new(layers_of_hunks(hunks, &src)));
-        if plan.hunks.is_empty() {
-            return Ok(());
-        }
-        let mut space = EditSpace::new(src.clone());
-        space.next_layer(&[], plan.hunks.clone());
-        let how = Minimizer {
-            one_at_a_time: pass.one_at_a_time(),
-            coarse: coarse.then_some(COARSE_CHUNKS),
-            limit: (!self.schedule.thorough).then_some(GIVE_UP_AFTER),
-        };
-        let mut policy = Layers::new(plan, how);
-        let wanted = self.schedule.prefilter
-            && (pass.prefilter() || t.faithful_grammar)
-            && src.len() <= PREFILTER_MAX_BYTES;
-        let prefilter: Option<&mut dyn Reparse> = match wanted {
-            true => Some(self.filter.as_mut()),
-            false => None,
-        };
-        let slack = if pass.enabling() { ENABLING_SLACK } else { 0 };
-        let mut oracle = EditOracle::new(pass.name(), &space, self.tester, prefilter, errors)
-            .with_slack(slack)
-            .with_workers(self.front.make_checker());
-        reduce(space.all_units(), &mut oracle, &mut policy);
-        Ok(())
-    }
-
-    /// Consecutive passes listed on the same text as one `reduce` call ([`Layers::grouped`]):
-    /// the call stops after the first pass that commits, and returns its index in `group`; the
-    /// passes before it changed nothing, so each saw the text it would have seen run alone,
-    /// and the chain speculates from one into the next instead of draining between them. Each
-    /// pass gets its row of the table: tests are counted to the pass the serial chain was in.
-    fn rewrite_group(&mut self, group: &[Box<dyn Pass>]) -> Result<Option<usize>> {
-        let start = Instant::now();
-        let (bytes, tokens) = (self.tester.best.len(), self.tokens());
-        let (tests, hits) = (self.tester.stats.tests, self.tester.stats.interesting);
-        let src = self.tester.best.clone();
-        let Some((parser, t)) = self.rewriter.as_mut() else {
-            return Ok(None);
-        };
-        let tree = ts::parse_tree(parser, &src)?;
-        let errors = ts::count_errors(&tree).0;
-        let layers = group
-            .iter()
-            .map(|p| layers_of_hunks(p.hunks(&tree, &src, t), &src))
-            .collect();
-        drop(tree);
-        let plan = Rc::new(Plan::grouped(layers));
-        let limit = (!self.schedule.thorough).then_some(GIVE_UP_AFTER);
-        let how = group
-            .iter()
-            .map(|p| Minimizer {
-                one_at_a_time: p.one_at_a_time(),
-                coarse: None,
-                limit,
-            })
-            .collect();
-        let names = group.iter().map(|p| p.name()).collect();
-        let mut policy = Layers::grouped(plan.clone(), how, names);
-        let wanted = self.schedule.prefilter
-            && (group[0].prefilter() || t.faithful_grammar)
-            && src.len() <= PREFILTER_MAX_BYTES;
-        let prefilter: Option<&mut dyn Reparse> = match wanted {
-            true => Some(self.filter.as_mut()),
-            false => None,
-        };
-        let mut marks = Vec::new();
-        if !plan.hunks.is_empty() {
-            let mut space = EditSpace::new(src.clone());
-            space.next_layer(&[], plan.hunks.clone());
-            let mut oracle = EditOracle::new("", &space, self.tester, prefilter, errors)
-                .grouped()
-                .with_workers(self.front.make_checker());
-            reduce(space.all_units(), &mut oracle, &mut policy);
-            marks = oracle.marks().to_vec();
-        }
-        let changed = (self.tester.best.len() < bytes).then_some(policy.pass());
-        // every pass up to the one that changed the text ran (all of them without a change,
-        // unless the run is stopping)
-        let ran = match changed {
-            Some(k) => k + 1,
-            None if self.tester.stopped() => policy.pass().min(group.len()),
-            None => group.len(),
-        };
-        let tokens_after = match changed {
-            Some(_) => self.tokens(),
-            None => tokens,
-        };
-        let end = Mark {
-            pass: String::new(),
-            tests: self.tester.stats.tests,
-            interesting: self.tester.stats.interesting,
-            at: Instant::now(),
-        };
-        let first = Mark {
-            pass: String::new(),
-            tests,
-            interesting: hits,
-            at: start,
-        };
-        // each mark with the index of its pass (marks come in pass order)
-        let marked: Vec<(usize, &Mark)> = marks
-            .iter()
-            .filter_map(|m| Some((group.iter().position(|p| p.name() == m.pass)?, m)))
-            .collect();
-        for (k, pass) in group.iter().enumerate().take(ran) {
-            let name = pass.name();
-            // the listing's time goes to the first pass, as when each pass listed its own
-            let from = match k {
-                0 => Some(&first),
-                _ => marked.iter().find(|(i, _)| *i == k).map(|(_, m)| *m),
-            };
-            let to = marked
-                .iter()
-                .find(|(i, _)| *i > k)
-                .map_or(&end, |(_, m)| *m);
-            let (tests, successes, seconds) = match from {
-                Some(f) => (
-                    to.tests - f.tests,
-                    to.interesting - f.interesting,
-                    to.at.duration_since(f.at).as_secs_f64(),
-                ),
-                None => (0, 0, 0.0),
-            };
-            let changed_here = changed == Some(k);
-            self.add_stats(PassStats {
-                name: name.into(),
-                runs: 1,
-                tests,
-                successes,
-                bytes_removed: if changed_here {
-                    bytes as i64 - self.tester.best.len() as i64
-                } else {
-                    0
-                },
-                tokens_removed: if changed_here && tokens > 0 {
-                    tokens as i64 - tokens_after as i64
-                } else {
-                    0
-                },
-                seconds,
-            });
-        }
-        Ok(changed)
     }
 
     /// Keep only the dependency closure of the fewest items the test needs (see

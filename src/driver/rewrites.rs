@@ -1,0 +1,199 @@
+//! The rewrite passes' calls of the loop: one pass ([`Driver::rewrite`]), or a group of
+//! consecutive passes listed on the same text ([`Driver::rewrite_group`]), and the group's rows
+//! of the pass table.
+
+use std::rc::Rc;
+use std::time::Instant;
+
+use anyhow::Result;
+
+use super::{COARSE_CHUNKS, Driver, GIVE_UP_AFTER, PREFILTER_MAX_BYTES, PassStats};
+use crate::reduce::reduce;
+use crate::rewrite::layers::{Layers, Minimizer, Plan};
+use crate::rewrite::oracle::{EditOracle, Mark};
+use crate::rewrite::{ENABLING_SLACK, EditSpace, Pass, layers_of_hunks};
+use crate::tree::ts::{self, Reparse};
+
+/// The end of the run of passes from `from` that one call can hold (see
+/// [`Driver::rewrite_group`]): none enabling (the cycle undoes those), all with `from`'s
+/// prefilter setting (one oracle checks them all).
+pub(super) fn group_end(passes: &[Box<dyn Pass>], from: usize) -> usize {
+    let prefilter = passes[from].prefilter();
+    from + passes[from..]
+        .iter()
+        .take_while(|p| !p.enabling() && p.prefilter() == prefilter)
+        .count()
+}
+
+impl Driver<'_> {
+    /// One rewrite pass: list its edits on a fresh parse of the best, then minimize each layer
+    /// (all of a layer at once first, then halves, unless the pass is one-at-a-time; `coarse`:
+    /// not below chunks of 1/[`COARSE_CHUNKS`] of the layer), committed edits carried into the
+    /// next layer; the layers are one policy ([`Layers`]), so the pass is one `reduce` call.
+    pub(super) fn rewrite(&mut self, pass: &dyn Pass, coarse: bool) -> Result<()> {
+        let src = self.tester.best.clone();
+        let Some((parser, t)) = self.rewriter.as_mut() else {
+            return Ok(());
+        };
+        let tree = ts::parse_tree(parser, &src)?;
+        let errors = ts::count_errors(&tree).0;
+        let hunks = pass.hunks(&tree, &src, t);
+        drop(tree);
+        let plan = Rc::new(Plan::new(layers_of_hunks(hunks, &src)));
+        if plan.hunks.is_empty() {
+            return Ok(());
+        }
+        let mut space = EditSpace::new(src.clone());
+        space.next_layer(&[], plan.hunks.clone());
+        let how = Minimizer {
+            one_at_a_time: pass.one_at_a_time(),
+            coarse: coarse.then_some(COARSE_CHUNKS),
+            limit: (!self.schedule.thorough).then_some(GIVE_UP_AFTER),
+        };
+        let mut policy = Layers::new(plan, how);
+        let wanted = self.schedule.prefilter
+            && (pass.prefilter() || t.faithful_grammar)
+            && src.len() <= PREFILTER_MAX_BYTES;
+        let prefilter: Option<&mut dyn Reparse> = match wanted {
+            true => Some(self.filter.as_mut()),
+            false => None,
+        };
+        let slack = if pass.enabling() { ENABLING_SLACK } else { 0 };
+        let mut oracle = EditOracle::new(pass.name(), &space, self.tester, prefilter, errors)
+            .with_slack(slack)
+            .with_workers(self.front.make_checker());
+        reduce(space.all_units(), &mut oracle, &mut policy);
+        Ok(())
+    }
+
+    /// Consecutive passes listed on the same text as one `reduce` call ([`Layers::grouped`]):
+    /// the call stops after the first pass that commits, and returns its index in `group`; the
+    /// passes before it changed nothing, so each saw the text it would have seen run alone,
+    /// and the chain speculates from one into the next instead of draining between them. Each
+    /// pass gets its row of the table: tests are counted to the pass the serial chain was in.
+    pub(super) fn rewrite_group(&mut self, group: &[Box<dyn Pass>]) -> Result<Option<usize>> {
+        let start = Instant::now();
+        let (bytes, tokens) = (self.tester.best.len(), self.tokens());
+        let (tests, hits) = (self.tester.stats.tests, self.tester.stats.interesting);
+        let src = self.tester.best.clone();
+        let Some((parser, t)) = self.rewriter.as_mut() else {
+            return Ok(None);
+        };
+        let tree = ts::parse_tree(parser, &src)?;
+        let errors = ts::count_errors(&tree).0;
+        let layers = group
+            .iter()
+            .map(|p| layers_of_hunks(p.hunks(&tree, &src, t), &src))
+            .collect();
+        drop(tree);
+        let plan = Rc::new(Plan::grouped(layers));
+        let limit = (!self.schedule.thorough).then_some(GIVE_UP_AFTER);
+        let how = group
+            .iter()
+            .map(|p| Minimizer {
+                one_at_a_time: p.one_at_a_time(),
+                coarse: None,
+                limit,
+            })
+            .collect();
+        let names = group.iter().map(|p| p.name()).collect();
+        let mut policy = Layers::grouped(plan.clone(), how, names);
+        let wanted = self.schedule.prefilter
+            && (group[0].prefilter() || t.faithful_grammar)
+            && src.len() <= PREFILTER_MAX_BYTES;
+        let prefilter: Option<&mut dyn Reparse> = match wanted {
+            true => Some(self.filter.as_mut()),
+            false => None,
+        };
+        let mut marks = Vec::new();
+        if !plan.hunks.is_empty() {
+            let mut space = EditSpace::new(src.clone());
+            space.next_layer(&[], plan.hunks.clone());
+            let mut oracle = EditOracle::new("", &space, self.tester, prefilter, errors)
+                .grouped()
+                .with_workers(self.front.make_checker());
+            reduce(space.all_units(), &mut oracle, &mut policy);
+            marks = oracle.marks().to_vec();
+        }
+        let changed = (self.tester.best.len() < bytes).then_some(policy.pass());
+        let ran = match changed {
+            Some(k) => k + 1,
+            // every pass ran without a change, unless the run is stopping
+            None if self.tester.stopped() => policy.pass().min(group.len()),
+            None => group.len(),
+        };
+        let first = Mark {
+            pass: String::new(),
+            tests,
+            interesting: hits,
+            at: start,
+        };
+        self.group_stats(&group[..ran], changed, &first, &marks, (bytes, tokens));
+        Ok(changed)
+    }
+
+    /// Each pass of a group that ran gets its row: tests from the marks (the listing's time
+    /// with the first pass, as when each pass listed its own), bytes and tokens removed to the
+    /// pass that `changed` the text.
+    fn group_stats(
+        &mut self,
+        ran: &[Box<dyn Pass>],
+        changed: Option<usize>,
+        first: &Mark,
+        marks: &[Mark],
+        (bytes, tokens): (usize, usize),
+    ) {
+        let tokens_after = match changed {
+            Some(_) => self.tokens(),
+            None => tokens,
+        };
+        let end = Mark {
+            pass: String::new(),
+            tests: self.tester.stats.tests,
+            interesting: self.tester.stats.interesting,
+            at: Instant::now(),
+        };
+        // each mark with the index of its pass (marks come in pass order)
+        let marked: Vec<(usize, &Mark)> = marks
+            .iter()
+            .filter_map(|m| Some((ran.iter().position(|p| p.name() == m.pass)?, m)))
+            .collect();
+        for (k, pass) in ran.iter().enumerate() {
+            let name = pass.name();
+            let from = match k {
+                0 => Some(first),
+                _ => marked.iter().find(|(i, _)| *i == k).map(|(_, m)| *m),
+            };
+            let to = marked
+                .iter()
+                .find(|(i, _)| *i > k)
+                .map_or(&end, |(_, m)| *m);
+            let (tests, successes, seconds) = match from {
+                Some(f) => (
+                    to.tests - f.tests,
+                    to.interesting - f.interesting,
+                    to.at.duration_since(f.at).as_secs_f64(),
+                ),
+                None => (0, 0, 0.0),
+            };
+            let changed_here = changed == Some(k);
+            self.add_stats(PassStats {
+                name: name.into(),
+                runs: 1,
+                tests,
+                successes,
+                bytes_removed: if changed_here {
+                    bytes as i64 - self.tester.best.len() as i64
+                } else {
+                    0
+                },
+                tokens_removed: if changed_here && tokens > 0 {
+                    tokens as i64 - tokens_after as i64
+                } else {
+                    0
+                },
+                seconds,
+            });
+        }
+    }
+}
