@@ -379,7 +379,15 @@ impl Session {
 
     /// The original must be interesting; its test time sets the default timeout.
     fn check_original(&mut self) -> Result<()> {
-        let outcome = self.tester.run_script(&self.original.clone())?;
+        let original = self.original.clone();
+        // with workers to spare, the re-run for flakiness runs alongside (no wait for it)
+        let paired = self.tester.width() > 1
+            && !self.cfg.check_determinism
+            && self.cfg.max_attempts.is_none();
+        let (outcome, rerun) = match paired {
+            true => self.tester.run_script_pair(&original, CHEAP_TEST)?,
+            false => (self.tester.run_script(&original)?, None),
+        };
         if crate::signal::interrupted() {
             return Err(fail(
                 FailureKind::Interrupted,
@@ -392,8 +400,12 @@ impl Session {
                 self.not_interesting_message(&outcome),
             ));
         }
-        self.check_determinism(outcome.elapsed)?;
-        self.tester.remember(&self.original.clone(), true);
+        match (paired, rerun) {
+            (true, Some(rerun)) => self.warn_flaky(u32::from(!rerun.interesting), 1),
+            (true, None) => {}
+            (false, _) => self.check_determinism(outcome.elapsed)?,
+        }
+        self.tester.remember(&original, true);
         let timeout = self
             .cfg
             .timeout
@@ -418,13 +430,18 @@ impl Session {
         for _ in 0..runs {
             flips += !self.tester.run_script(&original)?.interesting as u32;
         }
+        self.warn_flaky(flips, runs);
+        Ok(())
+    }
+
+    /// Warns when `flips` of the original's `runs` re-runs were not interesting.
+    fn warn_flaky(&mut self, flips: u32, runs: u64) {
         if flips > 0 {
             self.tester.progress.println(&format!(
                 "reduce: warning: the test is flaky: the original was not interesting in {flips} of {} runs; results may not reproduce (make the test deterministic, or raise --timeout if it is slow)",
                 runs + 1
             ));
         }
-        Ok(())
     }
 
     fn not_interesting_message(&self, outcome: &crate::oracle::Outcome) -> String {

@@ -202,6 +202,43 @@ impl Tester {
         }
     }
 
+    /// Runs the script on `candidate` twice at once (the original's check and its re-run for
+    /// flakiness, with `-j` above 1): the first run's outcome, and the second's if the first
+    /// took under `cheap` (else the second is cancelled: a slow test is not re-run).
+    pub fn run_script_pair(
+        &mut self,
+        candidate: &[u8],
+        cheap: std::time::Duration,
+    ) -> Result<(Outcome, Option<Outcome>)> {
+        let (first, second) = (new_ticket(), new_ticket());
+        for ticket in [first, second] {
+            self.started += 1;
+            self.charged += 1;
+            self.pool.submit(ticket, candidate.to_vec());
+            crate::trace::event('S', ticket);
+        }
+        let mut outcomes: [Option<Outcome>; 2] = [None, None];
+        while outcomes.iter().any(Option::is_none) {
+            let waiting = std::time::Instant::now();
+            let done = self.pool.next_done();
+            self.stats.wait_seconds += waiting.elapsed().as_secs_f64();
+            let (ticket, report) = done.context("the test pool lost a run")?;
+            crate::trace::event('D', ticket);
+            let outcome = report.ran()?;
+            self.count(&outcome);
+            if ticket == first && outcome.elapsed >= cheap && outcomes[1].is_none() {
+                self.cancel(&[second]);
+            }
+            outcomes[usize::from(ticket == second)] = Some(outcome);
+        }
+        let [Some(first), Some(second)] = outcomes else {
+            unreachable!("both runs reported")
+        };
+        let usable = matches!(second.status, RunStatus::Exited(_) | RunStatus::Signaled(_));
+        let second = (first.elapsed < cheap && usable).then_some(second);
+        Ok((first, second))
+    }
+
     fn count(&mut self, outcome: &Outcome) {
         match outcome.status {
             RunStatus::Cancelled => self.stats.cancelled += 1,

@@ -98,6 +98,47 @@ fn a_flaky_test_is_reported() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), "keep\n");
 }
 
+/// With `-j` above 1 the original's check and its re-run for flakiness run at once: the two
+/// runs on the original overlap (each waits a little so that the overlap is certain).
+#[test]
+fn the_original_and_its_rerun_run_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.txt");
+    std::fs::write(&input, "a\nkeep\nb\nORIGINAL\n").unwrap();
+    let (live, log) = (dir.path().join("live"), dir.path().join("log"));
+    std::fs::create_dir(&live).unwrap();
+    let script = dir.path().join("t.sh");
+    let body = format!(
+        "#!/bin/sh\nif grep -q ORIGINAL \"$1\"; then\n  touch '{l}'/$$; sleep 0.4\n  ls '{l}' | wc -l >> '{g}'; sleep 0.1; rm '{l}'/$$\nfi\ngrep -q keep \"$1\"\n",
+        l = live.display(),
+        g = log.display()
+    );
+    std::fs::write(&script, body).unwrap();
+    Command::new("chmod")
+        .arg("+x")
+        .arg(&script)
+        .status()
+        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_reduce"))
+        .args(["--algo", "ddmin", "-j2", "-o", "-", "--test"])
+        .env("XDG_CACHE_HOME", dir.path().join("cache"))
+        .arg(&script)
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "keep\n");
+    let counts = std::fs::read_to_string(&log).unwrap();
+    let counts: Vec<&str> = counts.split_whitespace().collect();
+    // two runs on the original, and one saw the other still running
+    assert_eq!(counts.len(), 2, "{counts:?}");
+    assert!(counts.contains(&"2"), "{counts:?}");
+}
+
 /// `REDUCE_TRACE=FILE` (src/trace.rs) writes the timeline `bench/chain_trace.py` reads: at `-j1`
 /// one start per test run, each ended once, a decision never before its run's end, the passes named.
 #[test]
