@@ -1,5 +1,5 @@
 //! The reduction schedule for tree inputs, as a table of passes: C-Reduce's bulk passes by name
-//! first, then Vulcan's cycle: deletion (Perses or HDD rounds) to a fixpoint, then one rewrite
+//! first (one call of their rounds, `cascade.rs`), then Vulcan's cycle: deletion (Perses or HDD rounds) to a fixpoint, then one rewrite
 //! pass, deletion again after any pass that changed something, until a whole cycle changes
 //! nothing. Each pass is measured (tests, successes, bytes and tokens removed, time).
 
@@ -46,6 +46,7 @@ use crate::tester::{self, Tester, TreeOracle};
 use crate::tree::front::{Front, TreeBuilder};
 use crate::tree::ts::{self, Reparse};
 
+mod cascade;
 mod rewrites;
 use rewrites::group_end;
 
@@ -295,15 +296,14 @@ impl<'a> Driver<'a> {
             }
         }
         if !table.is_empty() {
-            // C-Reduce's opening: bulk deletions by name before any list sweep, again while a
-            // round removes something; on a large file (where a round costs seconds of parsing)
-            // only while it removes a tenth (the cycle below runs them again anyway)
+            // C-Reduce's opening: bulk deletions by name before any list sweep, as one call
+            // of their rounds listed on one parse (`driver/cascade.rs`), again while a call
+            // removes something; on a large file (where a call costs seconds of parsing) only
+            // while it removes a tenth (the cycle below runs the bulk passes again anyway)
             loop {
                 let before = self.tester.best.len();
                 let coarse = before > COARSE_MIN_BYTES;
-                for pass in bulk_table() {
-                    self.measured(pass.as_ref(), coarse)?;
-                }
+                self.cascade(coarse)?;
                 let after = self.tester.best.len();
                 let small_gain = after * 10 > before * 9 && before > BULK_REPEAT_MAX_BYTES;
                 if after == before || small_gain || self.tester.stopped() {
@@ -435,11 +435,7 @@ impl<'a> Driver<'a> {
             Deletion::Perses => "perses",
             Deletion::Hdd => "hdd",
         };
-        let bulk: Vec<Box<dyn Pass>> = match self.schedule.rewrites && self.rewriter.is_some() {
-            true => bulk_table(),
-            false => Vec::new(),
-        };
-        let mut goals = !bulk.is_empty()
+        let mut goals = self.schedule.rewrites
             && self
                 .rewriter
                 .as_ref()
@@ -455,9 +451,7 @@ impl<'a> Driver<'a> {
                 return Ok(changed);
             }
             let before = self.tester.best.len();
-            for pass in &bulk {
-                changed |= self.measured(pass.as_ref(), false)?;
-            }
+            changed |= self.cascade(false)?;
             goals = self.tester.best.len() < before;
         }
     }

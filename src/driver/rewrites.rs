@@ -126,6 +126,7 @@ impl Driver<'_> {
             pass: String::new(),
             tests,
             interesting: hits,
+            bytes,
             at: start,
         };
         self.group_stats(&group[..ran], changed, &first, &marks, (bytes, tokens));
@@ -147,12 +148,7 @@ impl Driver<'_> {
             Some(_) => self.tokens(),
             None => tokens,
         };
-        let end = Mark {
-            pass: String::new(),
-            tests: self.tester.stats.tests,
-            interesting: self.tester.stats.interesting,
-            at: Instant::now(),
-        };
+        let end = Mark::of("", self.tester);
         // each mark with the index of its pass (marks come in pass order)
         let marked: Vec<(usize, &Mark)> = marks
             .iter()

@@ -55,6 +55,9 @@ pub struct Plan {
     bounds: Vec<usize>,
     /// Layer ranges of the passes: pass `s` is layers `segments[s]..segments[s + 1]`.
     segments: Vec<usize>,
+    /// Each unit's gate (none when empty): byte ranges that edits applied by the layers before
+    /// must cover for the unit to be eligible (see [`super::cascade`]).
+    gates: Vec<Vec<(u32, u32)>>,
 }
 
 impl Plan {
@@ -75,10 +78,22 @@ impl Plan {
             segments.push(bounds.len() - 1);
         }
         Plan {
+            gates: vec![Vec::new(); hunks.len()],
             hunks,
             bounds,
             segments,
         }
+    }
+
+    /// Gives each unit the gate `gate(pass, hunk)` says.
+    pub fn with_gates(mut self, gate: impl Fn(usize, &Hunk) -> Vec<(u32, u32)>) -> Plan {
+        for s in 0..self.passes() {
+            let units = self.bounds[self.segments[s]]..self.bounds[self.segments[s + 1]];
+            for u in units {
+                self.gates[u] = gate(s, &self.hunks[u]);
+            }
+        }
+        self
     }
 
     pub fn layers(&self) -> usize {
@@ -98,7 +113,7 @@ impl Plan {
     }
 
     /// The units of layer `i` that stay clear of every edit of the units `config` lacks
-    /// (applied) among the layers before it.
+    /// (applied) among the layers before it, and whose gate those edits cover.
     fn eligible(&self, i: usize, config: &[Unit]) -> Vec<Unit> {
         let (start, end) = (self.bounds[i], self.bounds[i + 1]);
         let mut kept = config.iter().peekable();
@@ -114,8 +129,13 @@ impl Plan {
             let i = fixed.partition_point(|f| f.1 <= s);
             fixed.get(i).is_none_or(|f| e <= f.0)
         };
+        let covered = |s: u32, e: u32| {
+            let i = fixed.partition_point(|f| f.1 <= s);
+            fixed.get(i).is_some_and(|f| f.0 <= s && e <= f.1)
+        };
         (start..end)
             .filter(|&u| self.hunks[u].iter().all(|e| clear(e.start, e.end)))
+            .filter(|&u| self.gates[u].iter().all(|&(s, e)| covered(s, e)))
             .map(|u| u as Unit)
             .filter(|u| config.binary_search(u).is_ok())
             .collect()
@@ -132,6 +152,9 @@ pub struct Layers {
     how: Rc<[Minimizer]>,
     /// Each pass's name, shown before its minimizer's phase (`None`: one pass, no name).
     names: Option<Rc<[&'static str]>>,
+    /// Go on to the next pass after one that committed (the passes were listed as a chain,
+    /// [`super::cascade`]); else a group stops there.
+    chained: bool,
     /// The current pass and layer.
     pass: usize,
     layer: usize,
@@ -155,6 +178,15 @@ impl Layers {
         Layers::build(plan, how.into(), Some(names.into()))
     }
 
+    /// The segments of a cascade ([`super::cascade`]): every pass runs, whatever the passes
+    /// before it committed.
+    pub fn chained(plan: Rc<Plan>, how: Vec<Minimizer>, names: Vec<&'static str>) -> Layers {
+        Layers {
+            chained: true,
+            ..Layers::grouped(plan, how, names)
+        }
+    }
+
     fn build(plan: Rc<Plan>, how: Rc<[Minimizer]>, names: Option<Rc<[&'static str]>>) -> Layers {
         let pass = plan.next_with_layers(0);
         let layer = plan.segments[pass];
@@ -162,6 +194,7 @@ impl Layers {
             plan,
             how,
             names,
+            chained: false,
             pass,
             layer,
             committed: false,
@@ -218,7 +251,7 @@ impl Policy for Layers {
             self.layer += 1;
             return true;
         }
-        if self.committed {
+        if self.committed && !self.chained {
             return false;
         }
         self.pass = self.plan.next_with_layers(self.pass + 1);

@@ -10,6 +10,7 @@
 //! (insertions) are not edits here: every edit replaces at least one byte.
 
 pub mod c;
+pub mod cascade;
 pub mod closure;
 pub mod cpp;
 pub mod debris;

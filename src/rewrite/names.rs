@@ -59,9 +59,11 @@ fn candidates<'s>(tree: &Tree, src: &'s [u8], t: &RewriteTable) -> Vec<(Edit, Ve
         }
     }
     out.extend(export_entries(&nodes, &all_declared, src, t));
+    // (`Node::parent` walks down from the root: slow on every node of a large file)
+    let item_ids: HashSet<usize> = items.iter().map(|n| n.id()).collect();
     for &n in &nodes {
         let kind = n.kind();
-        let is_item = n.parent().is_some_and(|p| t.item_lists.contains(&p.kind()));
+        let is_item = item_ids.contains(&n.id());
         if kind == t.field_declaration && !is_item {
             let declared = declared_names(n, src, t);
             if uses.unreferenced(n, &declared, src, t) {
@@ -79,7 +81,7 @@ fn candidates<'s>(tree: &Tree, src: &'s [u8], t: &RewriteTable) -> Vec<(Edit, Ve
 
 /// One hunk per set of edits linked by a declared name (union-find), in the order of their
 /// first edits; an edit nested in (or overlapping) an earlier one of its hunk is left out.
-fn group_by_names(candidates: Vec<(Edit, Vec<&[u8]>)>) -> Vec<Hunk> {
+pub(super) fn group_by_names(candidates: Vec<(Edit, Vec<&[u8]>)>) -> Vec<Hunk> {
     let mut parent: Vec<usize> = (0..candidates.len()).collect();
     fn root(parent: &mut [usize], mut i: usize) -> usize {
         while parent[i] != i {
@@ -160,7 +162,7 @@ pub(super) fn body_start(f: Node, body: Node, t: &RewriteTable) -> usize {
 }
 
 /// The items of every item list (the file's top level; C++ namespace and class bodies).
-fn items<'t>(nodes: &[Node<'t>], t: &RewriteTable) -> Vec<Node<'t>> {
+pub(super) fn items<'t>(nodes: &[Node<'t>], t: &RewriteTable) -> Vec<Node<'t>> {
     let mut out = Vec::new();
     for list in nodes.iter().filter(|n| t.item_lists.contains(&n.kind())) {
         let mut cursor = list.walk();
@@ -170,7 +172,7 @@ fn items<'t>(nodes: &[Node<'t>], t: &RewriteTable) -> Vec<Node<'t>> {
 }
 
 /// An enumerator's range with the comma after it (or before it, for the last one).
-fn with_separator(n: Node) -> Edit {
+pub(super) fn with_separator(n: Node) -> Edit {
     match (n.next_sibling(), n.prev_sibling()) {
         (Some(next), _) if next.kind() == "," => Edit::delete(n.start_byte(), next.end_byte()),
         (_, Some(prev)) if prev.kind() == "," => Edit::delete(prev.start_byte(), n.end_byte()),
@@ -193,15 +195,7 @@ struct Uses<'t, 's> {
 
 impl<'t, 's> Uses<'t, 's> {
     fn count(nodes: &[Node<'t>], items: &[Node], src: &'s [u8], t: &RewriteTable) -> Uses<'t, 's> {
-        let mut sites = HashSet::new();
-        for &n in items.iter().filter(|_| !t.declarations_are_uses) {
-            sites.extend(declared_nodes(n, t).iter().map(Node::id));
-        }
-        for &n in nodes.iter().filter(|_| !t.declarations_are_uses) {
-            if n.kind() == t.field_declaration {
-                sites.extend(declared_nodes(n, t).iter().map(Node::id));
-            }
-        }
+        let sites = declaring_sites(nodes, items, t);
         let mut count: HashMap<&[u8], u32> = HashMap::new();
         let mut at: HashMap<&[u8], Vec<Node>> = HashMap::new();
         let places = !t.reference_elements.is_empty();
@@ -237,6 +231,22 @@ impl<'t, 's> Uses<'t, 's> {
             total <= inside.get(d).copied().unwrap_or(0)
         })
     }
+}
+
+/// The ids of the name nodes where items and fields declare their names, which are no uses of
+/// them unless the table says declarations are (C: none).
+pub(super) fn declaring_sites(nodes: &[Node], items: &[Node], t: &RewriteTable) -> HashSet<usize> {
+    let mut sites = HashSet::new();
+    if t.declarations_are_uses {
+        return sites;
+    }
+    for &n in items {
+        sites.extend(declared_nodes(n, t).iter().map(Node::id));
+    }
+    for &n in nodes.iter().filter(|n| n.kind() == t.field_declaration) {
+        sites.extend(declared_nodes(n, t).iter().map(Node::id));
+    }
+    sites
 }
 
 /// The names a node itself contributes: its text if it is a name, the words of a macro body.

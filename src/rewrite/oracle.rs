@@ -20,7 +20,22 @@ pub struct Mark {
     pub pass: String,
     pub tests: u64,
     pub interesting: u64,
+    /// The best text's length then.
+    pub bytes: usize,
     pub at: std::time::Instant,
+}
+
+impl Mark {
+    /// The tester's counts now, under the name `pass`.
+    pub fn of(pass: &str, tester: &Tester) -> Mark {
+        Mark {
+            pass: pass.to_string(),
+            tests: tester.stats.tests,
+            interesting: tester.stats.interesting,
+            bytes: tester.best.len(),
+            at: std::time::Instant::now(),
+        }
+    }
 }
 
 pub struct EditOracle<'a> {
@@ -229,12 +244,7 @@ impl Oracle for EditOracle<'_> {
         let Some(label) = self.label else {
             let pass = phase.split(": ").next().unwrap_or_default();
             if self.marks.last().is_none_or(|m| m.pass != pass) {
-                self.marks.push(Mark {
-                    pass: pass.to_string(),
-                    tests: self.tester.stats.tests,
-                    interesting: self.tester.stats.interesting,
-                    at: std::time::Instant::now(),
-                });
+                self.marks.push(Mark::of(pass, self.tester));
             }
             self.tester.progress.set_phase(phase);
             return;

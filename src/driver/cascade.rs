@@ -1,0 +1,100 @@
+//! The bulk passes by name as one call ([`crate::rewrite::cascade`]): unreferenced items,
+//! definitions to declarations, then the items they free, round after round, listed on one
+//! parse and minimized by one policy, so that the chain speculates from one round into the
+//! next instead of draining between calls, and the pass table keeps its two rows.
+
+use std::rc::Rc;
+
+use anyhow::Result;
+
+use super::{COARSE_CHUNKS, Driver, GIVE_UP_AFTER, PREFILTER_MAX_BYTES, PassStats};
+use crate::reduce::reduce;
+use crate::rewrite::cascade::{cascade, plan};
+use crate::rewrite::layers::{Layers, Minimizer};
+use crate::rewrite::names::{Declarations, Unreferenced};
+use crate::rewrite::oracle::{EditOracle, Mark};
+use crate::rewrite::{EditSpace, Pass};
+use crate::tree::ts::{self, Reparse};
+
+impl Driver<'_> {
+    /// One call of the cascade (`coarse`: its minimizers stop at chunks of 1/[`COARSE_CHUNKS`]
+    /// of a layer); returns whether the best got smaller.
+    pub(super) fn cascade(&mut self, coarse: bool) -> Result<bool> {
+        let first = Mark::of(Unreferenced.name(), self.tester);
+        let tokens = self.tokens();
+        let src = self.tester.best.clone();
+        let Some((parser, t)) = self.rewriter.as_mut() else {
+            return Ok(false);
+        };
+        let tree = ts::parse_tree(parser, &src)?;
+        let errors = ts::count_errors(&tree).0;
+        let segments = cascade(&tree, &src, t);
+        drop(tree);
+        let (plan, names) = plan(segments, &src);
+        let plan = Rc::new(plan);
+        let wanted = self.schedule.prefilter
+            && (Unreferenced.prefilter() || t.faithful_grammar)
+            && src.len() <= PREFILTER_MAX_BYTES;
+        let mut marks = Vec::new();
+        if !plan.hunks.is_empty() {
+            let how = Minimizer {
+                one_at_a_time: false,
+                coarse: coarse.then_some(COARSE_CHUNKS),
+                limit: (!self.schedule.thorough).then_some(GIVE_UP_AFTER),
+            };
+            let mut policy = Layers::chained(plan.clone(), vec![how; names.len()], names);
+            let prefilter: Option<&mut dyn Reparse> = match wanted {
+                true => Some(self.filter.as_mut()),
+                false => None,
+            };
+            let mut space = EditSpace::new(src.clone());
+            space.next_layer(&[], plan.hunks.clone());
+            let mut oracle = EditOracle::new("", &space, self.tester, prefilter, errors)
+                .grouped()
+                .with_workers(self.front.make_checker());
+            reduce(space.all_units(), &mut oracle, &mut policy);
+            marks = oracle.marks().to_vec();
+        }
+        self.cascade_stats(first, &marks, tokens);
+        Ok(self.tester.best.len() < src.len())
+    }
+
+    /// The pass-table rows of one cascade call: each pass that the serial chain was in gets the
+    /// tests, time and bytes from its mark to the next; tokens (counted once, at the end) are
+    /// shared out in proportion to the bytes.
+    fn cascade_stats(&mut self, first: Mark, marks: &[Mark], tokens: usize) {
+        let end = Mark::of("", self.tester);
+        let removed_bytes = first.bytes - end.bytes;
+        let removed_tokens = match removed_bytes > 0 && tokens > 0 {
+            true => tokens.saturating_sub(self.tokens()),
+            false => 0,
+        };
+        for name in [Unreferenced.name(), Declarations.name()] {
+            self.add_stats(PassStats {
+                name: name.into(),
+                runs: 1,
+                ..PassStats::default()
+            });
+        }
+        let mut from = &first;
+        let rest = marks
+            .iter()
+            .skip_while(|m| m.pass == first.pass && m.tests == first.tests);
+        for to in rest.chain([&end]) {
+            let bytes = from.bytes - to.bytes;
+            self.add_stats(PassStats {
+                name: from.pass.clone(),
+                runs: 0,
+                tests: to.tests - from.tests,
+                successes: to.interesting - from.interesting,
+                bytes_removed: bytes as i64,
+                tokens_removed: match removed_bytes {
+                    0 => 0,
+                    all => (removed_tokens * bytes / all) as i64,
+                },
+                seconds: to.at.duration_since(from.at).as_secs_f64(),
+            });
+            from = to;
+        }
+    }
+}
