@@ -8,7 +8,9 @@
 //! - `D ticket`: that test ended (with a verdict, or cancelled);
 //! - `X ticket`: the chain cancelled it (a misprediction);
 //! - `C ticket`: the serial chain decided that ticket (in the order `-j1` decides): a ticket
-//!   decided without an `S` was answered by the cache or the prefilter on the feeding thread.
+//!   decided without an `S` was answered by the cache or the prefilter on the feeding thread;
+//! - `V ticket verdict odds`: with `-j` above 1, the verdict the chain used for that decision
+//!   (`1` interesting) and the success odds its model gave the candidate then.
 //!
 //! `bench/chain_trace.py FILE` sums it up per pass. Without the variable nothing is written
 //! and an event costs one check of a `OnceLock`.
@@ -47,6 +49,11 @@ pub fn event(kind: char, what: impl Display) {
     let mut t = trace.lock().unwrap_or_else(|e| e.into_inner());
     let seconds = t.start.elapsed().as_secs_f64();
     let _ = writeln!(t.out, "{seconds:.4} {kind} {what}");
+}
+
+/// Whether events are written (to skip work done only for the trace).
+pub fn enabled() -> bool {
+    trace().is_some()
 }
 
 /// A phase's name as one word of the trace.

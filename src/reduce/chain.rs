@@ -270,6 +270,11 @@ impl<'p> Chain<'p> {
                 let (kind, cand) = (root.kind.unwrap_or_default(), &root.cands[k]);
                 let removed = root.config.len() - cand.candidate.len();
                 let twin = self.twins.of(cand.ticket, cand.delta);
+                if crate::trace::enabled() {
+                    let odds = self.odds.success(kind, k, removed, twin);
+                    let yes = u8::from(verdict == Verdict::Interesting);
+                    crate::trace::event('V', format_args!("{} {yes} {odds:.4}", cand.ticket));
+                }
                 self.odds.record(kind, k, removed, twin, verdict);
                 return Some(verdict);
             }
