@@ -22,6 +22,7 @@ use reduce::reduce::ddmin::Sweep;
 use reduce::reduce::perses::{ClearDone, Perses, PersesOptions};
 use reduce::reduce::{Oracle, Started, Ticket, Unit, Verdict, reduce};
 use reduce::tree::grammar::Grammar;
+use reduce::tree::hints::NameHints;
 use reduce::tree::render::Tokens;
 use reduce::tree::ts;
 
@@ -47,6 +48,8 @@ struct Sim<'a> {
     /// `CHAIN_SIM_REAL=1`: a candidate the run already tested (the cache) or one that parses
     /// worse than its parent (the prefilter) is answered at once, without a tick, as in `reduce`.
     real: Option<Real>,
+    /// The speculation's name hints (`None` with `CHAIN_SIM_NO_HINTS=1`).
+    names: Option<NameHints>,
 }
 
 /// The cache and the prefilter of a real run, for `CHAIN_SIM_REAL`.
@@ -122,6 +125,10 @@ impl Sim<'_> {
 }
 
 impl Oracle for Sim<'_> {
+    fn hint(&mut self, config: &[Unit], delta: &[Unit]) -> u8 {
+        self.names.as_ref().map_or(0, |n| n.hint(config, delta))
+    }
+
     fn test(&mut self, c: &[Unit]) -> Verdict {
         Verdict::from_bool(self.judge(c))
     }
@@ -219,6 +226,10 @@ fn main() -> anyhow::Result<()> {
             phase: String::new(),
             trace: Vec::new(),
             index: 0,
+            names: match std::env::var_os("CHAIN_SIM_NO_HINTS") {
+                Some(_) => None,
+                None => Some(NameHints::new(&parsed.tokens)),
+            },
             jitter: std::env::var("CHAIN_SIM_JITTER")
                 .ok()
                 .and_then(|j| j.parse().ok())

@@ -30,6 +30,10 @@ struct Cand {
     candidate: Vec<Unit>,
     /// What it removes, as a key: the same deletion in another branch (see [`Twins`]).
     delta: u64,
+    /// What it removes, with `-j` above 1 (for the oracle's hint).
+    removed: Vec<Unit>,
+    /// The oracle's hint for the odds ([`Oracle::hint`]), once asked.
+    hint: Option<u8>,
 }
 
 /// A pass, real (the root) or hypothetical.
@@ -63,10 +67,16 @@ impl<'p> PassNode<'p> {
     fn push(&mut self, delta: Vec<Unit>) {
         assert!(!delta.is_empty(), "a policy proposed an empty delta");
         let candidate = subtract(&self.config, &delta);
+        let removed = match self.base.is_some() {
+            true => delta.clone(),
+            false => Vec::new(),
+        };
         self.cands.push(Cand {
             ticket: new_ticket(),
             candidate,
             delta: delta_key(&delta),
+            removed,
+            hint: None,
         });
     }
 
@@ -270,12 +280,14 @@ impl<'p> Chain<'p> {
                 let (kind, cand) = (root.kind.unwrap_or_default(), &root.cands[k]);
                 let removed = root.config.len() - cand.candidate.len();
                 let twin = self.twins.of(cand.ticket, cand.delta);
+                let hint = cand.hint.unwrap_or_default();
                 if crate::trace::enabled() {
-                    let odds = self.odds.success(kind, k, removed, twin);
+                    let odds = self.odds.success(kind, k, removed, twin, hint);
                     let yes = u8::from(verdict == Verdict::Interesting);
-                    crate::trace::event('V', format_args!("{} {yes} {odds:.4}", cand.ticket));
+                    let what = format_args!("{} {yes} {odds:.4} {hint}", cand.ticket);
+                    crate::trace::event('V', what);
                 }
-                self.odds.record(kind, k, removed, twin, verdict);
+                self.odds.record(kind, k, removed, twin, hint, verdict);
                 return Some(verdict);
             }
             if planned {
@@ -366,14 +378,19 @@ impl<'p> Chain<'p> {
                 }
                 continue;
             }
-            let cand = &node.cands[item.index];
+            let cand = &mut node.cands[item.index];
+            let hint = match (cand.hint, self.width) {
+                (Some(hint), _) => hint,
+                (None, 1) => 0,
+                (None, _) => *cand.hint.insert(oracle.hint(&node.config, &cand.removed)),
+            };
             let (ticket, origin, delta) = (cand.ticket, node.origin, cand.delta);
             let kind = *node
                 .kind
                 .get_or_insert_with(|| pass_kind(node.base.as_deref(), &mut self.kinds));
             let removed = node.config.len() - node.cands[item.index].candidate.len();
             let twin = self.twins.of(ticket, delta);
-            let p = self.odds.success(kind, item.index, removed, twin);
+            let p = self.odds.success(kind, item.index, removed, twin, hint);
             let state = match ticket_state(&self.verdicts, &self.running, ticket) {
                 Err(()) => continue, // cancelled, not yet reported: may start once it has
                 Ok(Some(state)) => state,

@@ -112,6 +112,12 @@ pub trait Oracle {
 
     /// The candidate of `ticket` is committed: it is the new current configuration.
     fn commit(&mut self, _ticket: Ticket, _candidate: &[Unit]) {}
+
+    /// A small category of the deletion of `delta` from `config` for the speculation's odds
+    /// (see `tree/hints.rs`); it never changes a verdict. 0 when the oracle knows nothing.
+    fn hint(&mut self, _config: &[Unit], _delta: &[Unit]) -> u8 {
+        0
+    }
 }
 
 /// Wraps a closure as an [`Oracle`]; used by the tests and the spec's vectors.

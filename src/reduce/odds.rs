@@ -87,7 +87,7 @@ pub struct Odds {
     overall: (f64, f64),
 }
 
-type Context = (u32, u8, Twin, u8);
+type Context = (u32, u8, Twin, u8, u8);
 
 /// Forget old decisions with this weight per decision (a context drifts as the program shrinks).
 const DECAY: f64 = 0.9;
@@ -97,10 +97,13 @@ const PRIOR: f64 = 4.0;
 const FIRST_GUESS: f64 = 0.1;
 
 impl Odds {
-    fn contexts(kind: u32, index: usize, removed: usize, twin: Twin) -> [Context; 2] {
+    fn contexts(kind: u32, index: usize, removed: usize, twin: Twin, hint: u8) -> [Context; 2] {
         let place = index.min(2) as u8;
         let size = (usize::BITS - removed.leading_zeros()) as u8;
-        [(kind, place, twin, u8::MAX), (kind, place, twin, size)]
+        [
+            (kind, place, twin, hint, u8::MAX),
+            (kind, place, twin, hint, size),
+        ]
     }
 
     /// The chain decided a candidate of a pass of `kind`.
@@ -110,20 +113,21 @@ impl Odds {
         index: usize,
         removed: usize,
         twin: Twin,
+        hint: u8,
         verdict: Verdict,
     ) {
         let hit = f64::from(u8::from(verdict == Verdict::Interesting));
         let update = |slot: &mut (f64, f64)| *slot = (slot.0 * DECAY + hit, slot.1 * DECAY + 1.0);
-        for context in Self::contexts(kind, index, removed, twin) {
+        for context in Self::contexts(kind, index, removed, twin, hint) {
             update(self.by_context.entry(context).or_default());
         }
         update(&mut self.overall);
     }
 
     /// The chance that such a candidate succeeds.
-    pub fn success(&self, kind: u32, index: usize, removed: usize, twin: Twin) -> f64 {
+    pub fn success(&self, kind: u32, index: usize, removed: usize, twin: Twin, hint: u8) -> f64 {
         let mut p = (self.overall.0 + FIRST_GUESS) / (self.overall.1 + 1.0);
-        for context in Self::contexts(kind, index, removed, twin) {
+        for context in Self::contexts(kind, index, removed, twin, hint) {
             let (s, n) = self.by_context.get(&context).copied().unwrap_or_default();
             p = (s + PRIOR * p) / (n + PRIOR);
         }
@@ -183,17 +187,23 @@ mod tests {
         let at = |index, twin| (index, 8, twin);
         for _ in 0..30 {
             let (i, r, t) = at(0, Twin::Succeeded);
-            odds.record(7, i, r, t, Verdict::Interesting);
+            odds.record(7, i, r, t, 0, Verdict::Interesting);
             let (i, r, t) = at(5, Twin::Unknown);
-            odds.record(7, i, r, t, Verdict::NotInteresting);
+            odds.record(7, i, r, t, 0, Verdict::NotInteresting);
+            // the hint splits a context: deletions that orphan a name fail
+            odds.record(9, 3, 8, Twin::Unknown, 1, Verdict::NotInteresting);
+            odds.record(9, 3, 8, Twin::Unknown, 0, Verdict::Interesting);
         }
         let (i, r, t) = at(0, Twin::Succeeded);
-        let likely = odds.success(7, i, r, t);
+        let likely = odds.success(7, i, r, t, 0);
         let (i, r, t) = at(5, Twin::Unknown);
-        let unlikely = odds.success(7, i, r, t);
+        let unlikely = odds.success(7, i, r, t, 0);
         assert!(likely > 0.9 && unlikely < 0.1, "{likely} {unlikely}");
         // another kind of pass starts from the overall rate, in between
-        let fresh = odds.success(8, 1, 8, Twin::Unknown);
+        let fresh = odds.success(8, 1, 8, Twin::Unknown, 0);
         assert!(unlikely < fresh && fresh < likely, "{fresh}");
+        let orphans = odds.success(9, 3, 8, Twin::Unknown, 1);
+        let plain = odds.success(9, 3, 8, Twin::Unknown, 0);
+        assert!(orphans < 0.1 && plain > 0.9, "{orphans} {plain}");
     }
 }

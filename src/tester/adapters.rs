@@ -8,6 +8,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use crate::reduce::{Oracle, Started, Unit, Verdict, new_ticket};
+use crate::tree::hints::NameHints;
 use crate::tree::render::{Copy, Segments, Splice, Tokens, splices};
 use crate::tree::ts::Reparse;
 
@@ -76,6 +77,8 @@ pub struct TreeOracle<'a> {
     shared: Option<Arc<Shared>>,
     /// Tickets handed to the workers with a check: their counts are published in `shared`.
     sent: HashSet<Ticket>,
+    /// Where each name occurs, for the speculation's hints (built when first asked).
+    names: Option<NameHints>,
 }
 
 /// Inputs smaller than this (in tokens) never end a round early to re-parse.
@@ -115,6 +118,7 @@ impl<'a> TreeOracle<'a> {
             splices: Vec::new(),
             shared: None,
             sent: HashSet::new(),
+            names: None,
         }
     }
 
@@ -199,6 +203,12 @@ impl<'a> TreeOracle<'a> {
 }
 
 impl Oracle for TreeOracle<'_> {
+    fn hint(&mut self, config: &[Unit], delta: &[Unit]) -> u8 {
+        let tokens = self.tokens;
+        let names = self.names.get_or_insert_with(|| NameHints::new(tokens));
+        names.hint(config, delta)
+    }
+
     fn test(&mut self, candidate: &[Unit]) -> Verdict {
         let ticket = new_ticket();
         match self.prepare(ticket, None, candidate) {

@@ -8,6 +8,7 @@
 
 pub mod front;
 pub mod grammar;
+pub mod hints;
 pub mod render;
 pub mod reparse;
 pub mod text;
