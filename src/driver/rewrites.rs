@@ -8,21 +8,16 @@ use std::time::Instant;
 use anyhow::Result;
 
 use super::{COARSE_CHUNKS, Driver, GIVE_UP_AFTER, PREFILTER_MAX_BYTES, PassStats};
-use crate::reduce::reduce;
+use crate::reduce::{Unit, reduce};
 use crate::rewrite::layers::{Layers, Minimizer, Plan};
 use crate::rewrite::oracle::{EditOracle, Mark};
 use crate::rewrite::{ENABLING_SLACK, EditSpace, Pass, layers_of_hunks};
 use crate::tree::ts::{self, Reparse};
 
 /// The end of the run of passes from `from` that one call can hold (see
-/// [`Driver::rewrite_group`]): none enabling (the cycle undoes those), all with `from`'s
-/// prefilter setting (one oracle checks them all).
+/// [`Driver::rewrite_group`]): none enabling (the cycle undoes those).
 pub(super) fn group_end(passes: &[Box<dyn Pass>], from: usize) -> usize {
-    let prefilter = passes[from].prefilter();
-    from + passes[from..]
-        .iter()
-        .take_while(|p| !p.enabling() && p.prefilter() == prefilter)
-        .count()
+    from + passes[from..].iter().take_while(|p| !p.enabling()).count()
 }
 
 impl Driver<'_> {
@@ -98,12 +93,24 @@ impl Driver<'_> {
             .collect();
         let names = group.iter().map(|p| p.name()).collect();
         let mut policy = Layers::grouped(plan.clone(), how, names);
-        let wanted = self.schedule.prefilter
-            && (group[0].prefilter() || t.faithful_grammar)
-            && src.len() <= PREFILTER_MAX_BYTES;
-        let prefilter: Option<&mut dyn Reparse> = match wanted {
+        // each pass's own prefilter setting: the oracle tells a candidate's pass by its units
+        let wanted: Vec<bool> = group
+            .iter()
+            .map(|p| {
+                self.schedule.prefilter
+                    && (p.prefilter() || t.faithful_grammar)
+                    && src.len() <= PREFILTER_MAX_BYTES
+            })
+            .collect();
+        let prefilter: Option<&mut dyn Reparse> = match wanted.contains(&true) {
             true => Some(self.filter.as_mut()),
             false => None,
+        };
+        let per_pass = match wanted.iter().all(|&w| w == wanted[0]) {
+            true => Vec::new(),
+            false => (0..group.len())
+                .map(|s| (plan.pass_start(s) as Unit, wanted[s]))
+                .collect(),
         };
         let mut marks = Vec::new();
         if !plan.hunks.is_empty() {
@@ -111,6 +118,7 @@ impl Driver<'_> {
             space.next_layer(&[], plan.hunks.clone());
             let mut oracle = EditOracle::new("", &space, self.tester, prefilter, errors)
                 .grouped()
+                .filtered_per_pass(per_pass)
                 .with_workers(self.front.make_checker());
             reduce(space.all_units(), &mut oracle, &mut policy);
             marks = oracle.marks().to_vec();

@@ -104,6 +104,11 @@ impl Plan {
         self.segments.len() - 1
     }
 
+    /// The first unit of pass `s` (where the next pass's start when it has no layer).
+    pub fn pass_start(&self, s: usize) -> usize {
+        self.bounds[self.segments[s]]
+    }
+
     /// The first pass from `s` on that has a layer (`passes()` if none).
     fn next_with_layers(&self, mut s: usize) -> usize {
         while s < self.passes() && self.segments[s] == self.segments[s + 1] {

@@ -59,6 +59,9 @@ pub struct EditOracle<'a> {
     shared: Option<Arc<Shared>>,
     /// Tickets handed to the workers with a check: their counts are published in `shared`.
     sent: HashSet<Ticket>,
+    /// A group whose passes differ in their prefilter setting: from which unit on each pass's
+    /// units start, and whether its candidates are parsed (see [`EditOracle::unfiltered`]).
+    filtered: Vec<(Unit, bool)>,
 }
 
 impl<'a> EditOracle<'a> {
@@ -81,7 +84,27 @@ impl<'a> EditOracle<'a> {
             slack: 0,
             shared: None,
             sent: HashSet::new(),
+            filtered: Vec::new(),
         }
+    }
+
+    /// For a group whose passes do not all use the prefilter: `passes` lists, in order, the
+    /// first unit of each pass and whether its candidates are parsed. A candidate belongs to
+    /// the pass of its first missing unit: in a group no pass before the one proposing it has
+    /// committed anything (see `layers.rs`), so what it lacks is that pass's.
+    pub fn filtered_per_pass(mut self, passes: Vec<(Unit, bool)>) -> Self {
+        self.filtered = passes;
+        self
+    }
+
+    /// Whether `candidate` skips the prefilter (its pass does not use it).
+    fn unfiltered(&self, candidate: &[Unit]) -> bool {
+        if self.filtered.is_empty() {
+            return false;
+        }
+        let first = first_missing(candidate);
+        let pass = self.filtered.partition_point(|&(from, _)| from <= first);
+        pass > 0 && !self.filtered[pass - 1].1
     }
 
     /// For a group of passes in one call: the phase names the pass, and each pass's start is
@@ -131,7 +154,10 @@ impl<'a> EditOracle<'a> {
             Ok(errors) => errors,
             Err(known) => return Some(known),
         };
-        let mine = self.parse_errors();
+        let mine = match self.unfiltered(candidate) {
+            true => None,
+            false => self.parse_errors(),
+        };
         self.seen.insert(ticket, (self.buf.len(), mine));
         if let (Some(e), Some(base)) = (mine, errors)
             && e > base
@@ -198,6 +224,20 @@ impl<'a> EditOracle<'a> {
     }
 }
 
+/// The smallest unit a configuration lacks (its length if it lacks none of `0..len`): units
+/// `0..k` are all kept and `k` is not, as a configuration is sorted and without repeats.
+fn first_missing(config: &[Unit]) -> Unit {
+    let (mut lo, mut hi) = (0, config.len());
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        match config[mid] as usize == mid {
+            true => lo = mid + 1,
+            false => hi = mid,
+        }
+    }
+    lo as Unit
+}
+
 impl Oracle for EditOracle<'_> {
     fn test(&mut self, candidate: &[Unit]) -> Verdict {
         match self.prepare(new_ticket(), None, candidate) {
@@ -212,6 +252,7 @@ impl Oracle for EditOracle<'_> {
         let errors = match (self.seen.get(&ticket), published) {
             (Some(&(_, Some(e))), _) => Some(e),
             (_, Some(Some(e))) => Some(e),
+            _ if self.unfiltered(candidate) => None,
             _ => self.parse_errors(),
         };
         if let Some(e) = errors {
@@ -230,7 +271,9 @@ impl Oracle for EditOracle<'_> {
     ticket_methods!();
 
     fn start(&mut self, ticket: Ticket, parent: Option<Ticket>, candidate: &[Unit]) -> Started {
-        if let Some(shared) = self.shared.clone() {
+        if let Some(shared) = self.shared.clone()
+            && !self.unfiltered(candidate)
+        {
             return self.start_checked(shared, ticket, parent, candidate);
         }
         if let Some(known) = self.prepare(ticket, parent, candidate) {
@@ -250,5 +293,20 @@ impl Oracle for EditOracle<'_> {
             return;
         };
         self.tester.progress.set_phase(&format!("{label}: {phase}"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_missing;
+
+    #[test]
+    fn the_first_missing_unit_tells_a_candidates_pass() {
+        assert_eq!(first_missing(&[0, 1, 2, 3]), 4);
+        assert_eq!(first_missing(&[0, 1, 3, 4, 9]), 2);
+        assert_eq!(first_missing(&[1, 2]), 0);
+        assert_eq!(first_missing(&[]), 0);
+        let most: Vec<u32> = (0..1000).filter(|&u| u != 731).collect();
+        assert_eq!(first_missing(&most), 731);
     }
 }
