@@ -16,6 +16,11 @@
 //! each saw the very text it would have been listed on alone; the ones after it are listed
 //! again on the new text by the driver. So a pass that finds nothing no longer ends with every
 //! worker drained before the next one starts.
+//!
+//! A cascade ([`super::cascade`], [`Layers::chained`]) goes on after a pass that commits: its
+//! later passes were listed as what the earlier ones free, and each of their units carries a
+//! gate (byte ranges that edits applied before it must cover), checked with the overlap rule
+//! when its layer starts.
 
 use std::rc::Rc;
 
