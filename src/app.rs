@@ -309,6 +309,8 @@ struct Session {
     completion: String,
     /// Per-pass figures of a tree run.
     passes: Vec<PassStats>,
+    /// The original's tokens, when the tree run counted them.
+    original_tokens: Option<usize>,
 }
 
 impl Session {
@@ -362,6 +364,7 @@ impl Session {
             rounds: 0,
             completion: String::new(),
             passes: Vec::new(),
+            original_tokens: None,
         };
         session.tester.set_disk_cache(verdicts);
         session.tester.preload_interesting(&plan.known_results());
@@ -486,7 +489,9 @@ impl Session {
             name: &self.cfg.input,
             warn: true,
         };
+        let from_original = self.tester.best == self.original;
         let (done, result) = crate::reduction::reduce_best(&mut self.tester, &job);
+        self.original_tokens = done.start_tokens.filter(|_| from_original);
         self.rounds = done.rounds;
         self.completion = done.completion;
         self.passes = done.passes;
@@ -548,7 +553,7 @@ impl Session {
             final_bytes: self.tester.best.len(),
             original_lines: count_lines(&self.original),
             final_lines: count_lines(&self.tester.best),
-            original_tokens: tokens(&self.original),
+            original_tokens: self.original_tokens.or_else(|| tokens(&self.original)),
             final_tokens: tokens(&self.tester.best),
             rounds: self.rounds,
             completion: self.completion.clone(),

@@ -35,6 +35,9 @@ pub struct Reduced {
     pub completion: String,
     /// Per-pass figures of a tree run.
     pub passes: Vec<PassStats>,
+    /// The tokens of the text a tree run started from (its first tree is built anyway; on a
+    /// large input a second build for the summary costs seconds).
+    pub start_tokens: Option<usize>,
 }
 
 /// Reduces `tester.best` as `job` says. The figures come back even when the run stopped with
@@ -122,6 +125,7 @@ fn run_tree(tester: &mut Tester, job: &Job, done: &mut Reduced) -> Result<()> {
     let cfg = job.cfg;
     let front = job.front.context("a tree algorithm without a front end")?;
     let parsed = front.builder()?.build(&tester.best)?;
+    done.start_tokens = Some(parsed.tokens.len());
     if parsed.errors > 0 && job.warn && !cfg.quiet {
         let what = match front {
             Front::Text => "unmatched bracket(s)",
