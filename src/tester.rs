@@ -184,22 +184,33 @@ impl Tester {
     /// Runs the script once, uncached, and waits for it.
     pub fn run_script(&mut self, candidate: &[u8]) -> Result<Outcome> {
         let serial = new_ticket();
-        self.started += 1;
-        self.charged += 1;
-        self.pool.submit(serial, candidate.to_vec());
-        crate::trace::event('S', serial);
+        self.submit_run(serial, candidate);
         loop {
-            let waiting = std::time::Instant::now();
-            let done = self.pool.next_done();
-            self.stats.wait_seconds += waiting.elapsed().as_secs_f64();
-            let (ticket, report) = done.context("the test pool lost a run")?;
-            crate::trace::event('D', ticket);
-            let outcome = report.ran()?;
-            self.count(&outcome);
+            let (ticket, outcome) = self.next_run()?;
             if ticket == serial {
                 return Ok(outcome);
             }
         }
+    }
+
+    /// Starts an uncached run, counted as the serial run would count it.
+    fn submit_run(&mut self, ticket: Ticket, candidate: &[u8]) {
+        self.started += 1;
+        self.charged += 1;
+        self.pool.submit(ticket, candidate.to_vec());
+        crate::trace::event('S', ticket);
+    }
+
+    /// Waits for the next run to end, and counts it.
+    fn next_run(&mut self) -> Result<(Ticket, Outcome)> {
+        let waiting = std::time::Instant::now();
+        let done = self.pool.next_done();
+        self.stats.wait_seconds += waiting.elapsed().as_secs_f64();
+        let (ticket, report) = done.context("the test pool lost a run")?;
+        crate::trace::event('D', ticket);
+        let outcome = report.ran()?;
+        self.count(&outcome);
+        Ok((ticket, outcome))
     }
 
     /// Runs the script on `candidate` twice at once (the original's check and its re-run for
@@ -211,21 +222,11 @@ impl Tester {
         cheap: std::time::Duration,
     ) -> Result<(Outcome, Option<Outcome>)> {
         let (first, second) = (new_ticket(), new_ticket());
-        for ticket in [first, second] {
-            self.started += 1;
-            self.charged += 1;
-            self.pool.submit(ticket, candidate.to_vec());
-            crate::trace::event('S', ticket);
-        }
+        self.submit_run(first, candidate);
+        self.submit_run(second, candidate);
         let mut outcomes: [Option<Outcome>; 2] = [None, None];
         while outcomes.iter().any(Option::is_none) {
-            let waiting = std::time::Instant::now();
-            let done = self.pool.next_done();
-            self.stats.wait_seconds += waiting.elapsed().as_secs_f64();
-            let (ticket, report) = done.context("the test pool lost a run")?;
-            crate::trace::event('D', ticket);
-            let outcome = report.ran()?;
-            self.count(&outcome);
+            let (ticket, outcome) = self.next_run()?;
             if ticket == first && outcome.elapsed >= cheap && outcomes[1].is_none() {
                 self.cancel(&[second]);
             }

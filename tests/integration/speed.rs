@@ -102,35 +102,25 @@ fn a_flaky_test_is_reported() {
 /// runs on the original overlap (each waits a little so that the overlap is certain).
 #[test]
 fn the_original_and_its_rerun_run_at_once() {
-    let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("in.txt");
-    std::fs::write(&input, "a\nkeep\nb\nORIGINAL\n").unwrap();
-    let (live, log) = (dir.path().join("live"), dir.path().join("log"));
+    let env = crate::util::TestEnv::new();
+    let input = env.write("in.txt", "a\nkeep\nb\nORIGINAL\n");
+    let (live, log) = (env.join("live"), env.join("log"));
     std::fs::create_dir(&live).unwrap();
-    let script = dir.path().join("t.sh");
     let body = format!(
-        "#!/bin/sh\nif grep -q ORIGINAL \"$1\"; then\n  touch '{l}'/$$; sleep 0.4\n  ls '{l}' | wc -l >> '{g}'; sleep 0.1; rm '{l}'/$$\nfi\ngrep -q keep \"$1\"\n",
+        "if grep -q ORIGINAL \"$1\"; then\n  touch '{l}'/$$; sleep 0.4\n  ls '{l}' | wc -l >> '{g}'; sleep 0.1; rm '{l}'/$$\nfi\ngrep -q keep \"$1\"",
         l = live.display(),
         g = log.display()
     );
-    std::fs::write(&script, body).unwrap();
-    Command::new("chmod")
-        .arg("+x")
-        .arg(&script)
-        .status()
-        .unwrap();
+    let script = env.script("t.sh", &body);
     let out = Command::new(env!("CARGO_BIN_EXE_reduce"))
         .args(["--algo", "ddmin", "-j2", "-o", "-", "--test"])
-        .env("XDG_CACHE_HOME", dir.path().join("cache"))
+        .env("XDG_CACHE_HOME", env.join("cache"))
         .arg(&script)
         .arg(&input)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
     assert_eq!(String::from_utf8_lossy(&out.stdout), "keep\n");
     let counts = std::fs::read_to_string(&log).unwrap();
     let counts: Vec<&str> = counts.split_whitespace().collect();
