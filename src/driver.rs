@@ -126,6 +126,22 @@ pub struct PassStats {
     pub seconds: f64,
 }
 
+impl PassStats {
+    /// Adds `run` to its pass's row of `table` (a new row at the end for a new pass).
+    pub fn merge(table: &mut Vec<PassStats>, run: PassStats) {
+        let Some(row) = table.iter_mut().find(|p| p.name == run.name) else {
+            table.push(run);
+            return;
+        };
+        row.runs += run.runs;
+        row.tests += run.tests;
+        row.successes += run.successes;
+        row.bytes_removed += run.bytes_removed;
+        row.tokens_removed += run.tokens_removed;
+        row.seconds += run.seconds;
+    }
+}
+
 /// Runs the schedule on `tester.best`; returns the number of deletion rounds.
 pub struct Driver<'a> {
     tester: &'a mut Tester,
@@ -405,22 +421,7 @@ impl<'a> Driver<'a> {
 
     /// Adds one run's figures to its pass's row of the table.
     fn add_stats(&mut self, run: PassStats) {
-        let stats = match self.passes.iter_mut().position(|p| p.name == run.name) {
-            Some(i) => &mut self.passes[i],
-            None => {
-                self.passes.push(PassStats {
-                    name: run.name.clone(),
-                    ..PassStats::default()
-                });
-                self.passes.last_mut().expect("pushed")
-            }
-        };
-        stats.runs += run.runs;
-        stats.tests += run.tests;
-        stats.successes += run.successes;
-        stats.bytes_removed += run.bytes_removed;
-        stats.tokens_removed += run.tokens_removed;
-        stats.seconds += run.seconds;
+        PassStats::merge(&mut self.passes, run);
     }
 
     fn measured(&mut self, pass: &dyn Pass, coarse: bool) -> Result<bool> {

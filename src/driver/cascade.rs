@@ -7,14 +7,14 @@ use std::rc::Rc;
 
 use anyhow::Result;
 
-use super::{COARSE_CHUNKS, Driver, GIVE_UP_AFTER, PREFILTER_MAX_BYTES, PassStats};
-use crate::reduce::reduce;
+use super::rewrites::filtered;
+use super::{COARSE_CHUNKS, Driver, GIVE_UP_AFTER, PassStats};
+use crate::rewrite::Pass;
 use crate::rewrite::cascade::{cascade, plan};
 use crate::rewrite::layers::{Layers, Minimizer};
 use crate::rewrite::names::{Declarations, Unreferenced};
-use crate::rewrite::oracle::{EditOracle, Mark};
-use crate::rewrite::{EditSpace, Pass};
-use crate::tree::ts::{self, Reparse};
+use crate::rewrite::oracle::Mark;
+use crate::tree::ts;
 
 impl Driver<'_> {
     /// One call of the cascade (`coarse`: its minimizers stop at chunks of 1/[`COARSE_CHUNKS`]
@@ -32,29 +32,19 @@ impl Driver<'_> {
         drop(tree);
         let (plan, names) = plan(segments, &src);
         let plan = Rc::new(plan);
-        let wanted = self.schedule.prefilter
-            && (Unreferenced.prefilter() || t.faithful_grammar)
-            && src.len() <= PREFILTER_MAX_BYTES;
-        let mut marks = Vec::new();
-        if !plan.hunks.is_empty() {
-            let how = Minimizer {
-                one_at_a_time: false,
-                coarse: coarse.then_some(COARSE_CHUNKS),
-                limit: (!self.schedule.thorough).then_some(GIVE_UP_AFTER),
-            };
-            let mut policy = Layers::chained(plan.clone(), vec![how; names.len()], names);
-            let prefilter: Option<&mut dyn Reparse> = match wanted {
-                true => Some(self.filter.as_mut()),
-                false => None,
-            };
-            let mut space = EditSpace::new(src.clone());
-            space.next_layer(&[], plan.hunks.clone());
-            let mut oracle = EditOracle::new("", &space, self.tester, prefilter, errors)
-                .grouped()
-                .with_workers(self.front.make_checker());
-            reduce(space.all_units(), &mut oracle, &mut policy);
-            marks = oracle.marks().to_vec();
-        }
+        let filter = filtered(
+            &self.schedule,
+            Unreferenced.prefilter(),
+            t.faithful_grammar,
+            src.len(),
+        );
+        let how = Minimizer {
+            one_at_a_time: false,
+            coarse: coarse.then_some(COARSE_CHUNKS),
+            limit: (!self.schedule.thorough).then_some(GIVE_UP_AFTER),
+        };
+        let mut policy = Layers::chained(plan.clone(), vec![how; names.len()], names);
+        let marks = self.run_plan(&src, &plan, &mut policy, errors, filter, Vec::new());
         self.cascade_stats(first, &marks, tokens);
         Ok(self.tester.best.len() < src.len())
     }

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 
-use super::{COARSE_CHUNKS, Driver, GIVE_UP_AFTER, PREFILTER_MAX_BYTES, PassStats};
+use super::{COARSE_CHUNKS, Driver, GIVE_UP_AFTER, PREFILTER_MAX_BYTES, PassStats, Schedule};
 use crate::reduce::{Unit, reduce};
 use crate::rewrite::layers::{Layers, Minimizer, Plan};
 use crate::rewrite::oracle::{EditOracle, Mark};
@@ -18,6 +18,12 @@ use crate::tree::ts::{self, Reparse};
 /// [`Driver::rewrite_group`]): none enabling (the cycle undoes those).
 pub(super) fn group_end(passes: &[Box<dyn Pass>], from: usize) -> usize {
     from + passes[from..].iter().take_while(|p| !p.enabling()).count()
+}
+
+/// Whether a pass's candidates get the parse prefilter: the run has it on, the pass uses it (or
+/// the grammar parses every candidate faithfully) and the text is small enough.
+pub(super) fn filtered(schedule: &Schedule, pass: bool, faithful: bool, len: usize) -> bool {
+    schedule.prefilter && (pass || faithful) && len <= PREFILTER_MAX_BYTES
 }
 
 impl Driver<'_> {
@@ -46,9 +52,12 @@ impl Driver<'_> {
             limit: (!self.schedule.thorough).then_some(GIVE_UP_AFTER),
         };
         let mut policy = Layers::new(plan, how);
-        let wanted = self.schedule.prefilter
-            && (pass.prefilter() || t.faithful_grammar)
-            && src.len() <= PREFILTER_MAX_BYTES;
+        let wanted = filtered(
+            &self.schedule,
+            pass.prefilter(),
+            t.faithful_grammar,
+            src.len(),
+        );
         let prefilter: Option<&mut dyn Reparse> = match wanted {
             true => Some(self.filter.as_mut()),
             false => None,
@@ -94,35 +103,19 @@ impl Driver<'_> {
         let names = group.iter().map(|p| p.name()).collect();
         let mut policy = Layers::grouped(plan.clone(), how, names);
         // each pass's own prefilter setting: the oracle tells a candidate's pass by its units
+        let faithful = t.faithful_grammar;
         let wanted: Vec<bool> = group
             .iter()
-            .map(|p| {
-                self.schedule.prefilter
-                    && (p.prefilter() || t.faithful_grammar)
-                    && src.len() <= PREFILTER_MAX_BYTES
-            })
+            .map(|p| filtered(&self.schedule, p.prefilter(), faithful, src.len()))
             .collect();
-        let prefilter: Option<&mut dyn Reparse> = match wanted.contains(&true) {
-            true => Some(self.filter.as_mut()),
-            false => None,
-        };
         let per_pass = match wanted.iter().all(|&w| w == wanted[0]) {
             true => Vec::new(),
             false => (0..group.len())
                 .map(|s| (plan.pass_start(s) as Unit, wanted[s]))
                 .collect(),
         };
-        let mut marks = Vec::new();
-        if !plan.hunks.is_empty() {
-            let mut space = EditSpace::new(src.clone());
-            space.next_layer(&[], plan.hunks.clone());
-            let mut oracle = EditOracle::new("", &space, self.tester, prefilter, errors)
-                .grouped()
-                .filtered_per_pass(per_pass)
-                .with_workers(self.front.make_checker());
-            reduce(space.all_units(), &mut oracle, &mut policy);
-            marks = oracle.marks().to_vec();
-        }
+        let filter = wanted.contains(&true);
+        let marks = self.run_plan(&src, &plan, &mut policy, errors, filter, per_pass);
         let changed = (self.tester.best.len() < bytes).then_some(policy.pass());
         let ran = match changed {
             Some(k) => k + 1,
@@ -139,6 +132,35 @@ impl Driver<'_> {
         };
         self.group_stats(&group[..ran], changed, &first, &marks, (bytes, tokens));
         Ok(changed)
+    }
+
+    /// A group's or a cascade's `plan` over `src` as one `reduce` call of `policy` (nothing if
+    /// the plan has no hunk), the candidates parsed if `filter` (only those of the passes
+    /// `per_pass` says, if it is not empty); returns where each pass began.
+    pub(super) fn run_plan(
+        &mut self,
+        src: &[u8],
+        plan: &Plan,
+        policy: &mut Layers,
+        errors: usize,
+        filter: bool,
+        per_pass: Vec<(Unit, bool)>,
+    ) -> Vec<Mark> {
+        if plan.hunks.is_empty() {
+            return Vec::new();
+        }
+        let prefilter: Option<&mut dyn Reparse> = match filter {
+            true => Some(self.filter.as_mut()),
+            false => None,
+        };
+        let mut space = EditSpace::new(src.to_vec());
+        space.next_layer(&[], plan.hunks.clone());
+        let mut oracle = EditOracle::new("", &space, self.tester, prefilter, errors)
+            .grouped()
+            .filtered_per_pass(per_pass)
+            .with_workers(self.front.make_checker());
+        reduce(space.all_units(), &mut oracle, policy);
+        oracle.marks().to_vec()
     }
 
     /// Each pass of a group that ran gets its row: tests from the marks (the listing's time

@@ -447,16 +447,6 @@ fn size(content: &Content) -> usize {
 /// Adds one file's pass figures to the run's, pass by pass.
 fn merge_passes(into: &mut Vec<PassStats>, from: Vec<PassStats>) {
     for p in from {
-        match into.iter_mut().find(|q| q.name == p.name) {
-            Some(q) => {
-                q.runs += p.runs;
-                q.tests += p.tests;
-                q.successes += p.successes;
-                q.bytes_removed += p.bytes_removed;
-                q.tokens_removed += p.tokens_removed;
-                q.seconds += p.seconds;
-            }
-            None => into.push(p),
-        }
+        PassStats::merge(into, p);
     }
 }
