@@ -20,6 +20,7 @@ use crate::runlock::RunLock;
 use crate::sink::{FileMeta, Sink, SinkPlan, backup_path};
 use crate::stats::{Record, count_lines, summary};
 use crate::tester::{Stop, Tester};
+use crate::tree::early::EarlyParse;
 use crate::tree::front::Front;
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -311,6 +312,8 @@ struct Session {
     passes: Vec<PassStats>,
     /// The original's tokens, when the tree run counted them.
     original_tokens: Option<usize>,
+    /// The tree run's first parse, started before the original's check.
+    early: Option<EarlyParse>,
 }
 
 impl Session {
@@ -365,7 +368,12 @@ impl Session {
             completion: String::new(),
             passes: Vec::new(),
             original_tokens: None,
+            early: None,
         };
+        // the tree run's first parse goes on while the original's check runs
+        if let (Algo::Hdd | Algo::Perses, Some(front)) = (algo, session.front.as_ref()) {
+            session.early = Some(EarlyParse::start(front, session.tester.best.clone()));
+        }
         session.tester.set_disk_cache(verdicts);
         session.tester.preload_interesting(&plan.known_results());
         session.check_original()?;
@@ -490,7 +498,8 @@ impl Session {
             warn: true,
         };
         let from_original = self.tester.best == self.original;
-        let (done, result) = crate::reduction::reduce_best(&mut self.tester, &job);
+        let early = self.early.take();
+        let (done, result) = crate::reduction::reduce_best(&mut self.tester, &job, early);
         self.original_tokens = done.start_tokens.filter(|_| from_original);
         self.rounds = done.rounds;
         self.completion = done.completion;

@@ -9,7 +9,6 @@ use std::time::Instant;
 
 use anyhow::Result;
 use serde::Serialize;
-use tree_sitter::Parser;
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::reduce::closure::KeepClosure;
@@ -43,12 +42,16 @@ use crate::rewrite::windows::{MAX_WINDOW, TokenWindows};
 use crate::rewrite::{EditSpace, Pass};
 use crate::rewrite::{closure, sigils};
 use crate::tester::{self, Tester, TreeOracle};
-use crate::tree::front::{Front, TreeBuilder};
+use crate::tree::early::EarlyParse;
+use crate::tree::front::Front;
 use crate::tree::ts::{self, Reparse};
 
 mod cascade;
 mod rewrites;
+mod trees;
+
 use rewrites::group_end;
+use trees::Trees;
 
 /// A rewrite pass stops after this many rejected candidates in a row (`--thorough`: never).
 pub const GIVE_UP_AFTER: usize = 200;
@@ -147,12 +150,12 @@ pub struct Driver<'a> {
     tester: &'a mut Tester,
     front: &'a Front,
     schedule: Schedule,
-    builder: TreeBuilder<'a>,
+    /// The best text's trees and token counts.
+    trees: Trees<'a>,
     /// The prefilter's parser.
     filter: Box<dyn Reparse>,
-    /// A tree-sitter parser for the rewrite passes and the layout, with the language's rewrite
-    /// table: `None` for languages without one (deletion only).
-    rewriter: Option<(Parser, &'static RewriteTable)>,
+    /// The language's rewrite table: `None` for languages without one (deletion only).
+    rewriter: Option<&'static RewriteTable>,
     pub rounds: u32,
     pub passes: Vec<PassStats>,
     /// Texts on which an enabling pass was undone (by hash): it is not tried there again.
@@ -208,19 +211,22 @@ fn late_table() -> Vec<Box<dyn Pass>> {
 }
 
 impl<'a> Driver<'a> {
-    pub fn new(tester: &'a mut Tester, front: &'a Front, schedule: Schedule) -> Result<Self> {
+    /// A driver for `tester`'s best, with the run's first parse if it is of that text.
+    pub fn new(
+        tester: &'a mut Tester,
+        front: &'a Front,
+        schedule: Schedule,
+        early: Option<EarlyParse>,
+    ) -> Result<Self> {
         let rewriter = match front {
-            Front::Grammar(g) => match table::for_language(g.name) {
-                Some(t) => Some((ts::new_parser(g)?, t)),
-                None => None,
-            },
+            Front::Grammar(g) => table::for_language(g.name),
             _ => None,
         };
         Ok(Driver {
             tester,
             front,
             schedule,
-            builder: front.builder()?,
+            trees: Trees::new(front, early)?,
             filter: front.checker()?,
             rewriter,
             rounds: 0,
@@ -239,7 +245,7 @@ impl<'a> Driver<'a> {
         let lays_out = self
             .rewriter
             .as_ref()
-            .is_some_and(|r| r.1.layout != Layout::Keep);
+            .is_some_and(|r| r.layout != Layout::Keep);
         if self.schedule.format && lays_out && !self.tester.stopped() {
             self.measure("layout", Self::layout)?;
         }
@@ -265,10 +271,10 @@ impl<'a> Driver<'a> {
     /// once more, kept only if still interesting.
     fn layout(&mut self) -> Result<()> {
         let best = self.tester.best.clone();
-        let Some((parser, t)) = self.rewriter.as_mut() else {
+        let Some(t) = self.rewriter else {
             return Ok(());
         };
-        let tree = ts::parse_tree(parser, &best)?;
+        let tree = self.trees.tree(&best)?;
         let compact = match (self.schedule.compact, t.layout) {
             (true, Layout::Braces) => compact(&tree, &best, t),
             _ => None,
@@ -304,7 +310,7 @@ impl<'a> Driver<'a> {
                 // class members one by one only now: their search needs more roots (members
                 // the test needs without naming them: constructors, operators), which a
                 // smaller file pays for
-                if self.rewriter.as_ref().is_some_and(|r| r.1.member_lists) {
+                if self.rewriter.as_ref().is_some_and(|r| r.member_lists) {
                     self.measure("keep-closure-members", |d| d.closure(true, true))?;
                 }
             } else if self.schedule.rewrites && matches!(self.front, Front::Text) {
@@ -392,10 +398,18 @@ impl<'a> Driver<'a> {
     /// Runs `step` and adds its figures to the pass named `name`; returns whether it changed
     /// the best.
     fn measure(&mut self, name: &str, step: impl FnOnce(&mut Self) -> Result<()>) -> Result<bool> {
-        let (bytes, tokens) = (self.tester.best.len(), self.tokens());
+        // the first text's tokens are its parse thread's count: asked for after the step, so
+        // that the step does not wait for it
+        let early = self.trees.is_early(&self.tester.best);
+        let bytes = self.tester.best.len();
+        let tokens = if early { 0 } else { self.tokens() };
         let (tests, hits) = (self.tester.stats.tests, self.tester.stats.interesting);
         let start = Instant::now();
         step(self)?;
+        let tokens = match early && bytes <= COUNT_TOKENS_MAX_BYTES {
+            true => self.trees.early_tokens().unwrap_or(0),
+            false => tokens,
+        };
         let changed = self.tester.best.len() < bytes || matches!(name, "layout" | "undo-enabling");
         let resized = self.tester.best.len() != bytes;
         let tokens_after = if changed || resized {
@@ -440,7 +454,7 @@ impl<'a> Driver<'a> {
             && self
                 .rewriter
                 .as_ref()
-                .is_some_and(|r| r.1.bulk_between_rounds);
+                .is_some_and(|r| r.bulk_between_rounds);
         let mut changed = false;
         loop {
             let mut reached = false;
@@ -457,24 +471,27 @@ impl<'a> Driver<'a> {
         }
     }
 
+    /// The tokens of the run's first text, counted by its first parse.
+    pub fn early_tokens(&mut self) -> Option<usize> {
+        self.trees.early_tokens()
+    }
+
     /// Tokens of the best text, as the summary counts them; 0 above [`COUNT_TOKENS_MAX_BYTES`].
     fn tokens(&mut self) -> usize {
         if self.tester.best.len() > COUNT_TOKENS_MAX_BYTES {
             return 0;
         }
-        self.builder
-            .build(&self.tester.best)
-            .map_or(0, |p| p.tokens.len())
+        self.trees.tokens(&self.tester.best).unwrap_or(0)
     }
 
     /// Keep only the dependency closure of the fewest items the test needs (see
     /// [`KeepClosure`]): one binary search per needed item, each candidate closed under uses.
     fn closure(&mut self, split_bodies: bool, members: bool) -> Result<()> {
         let src = self.tester.best.clone();
-        let Some((parser, t)) = self.rewriter.as_mut() else {
+        let Some(t) = self.rewriter else {
             return Ok(());
         };
-        let tree = ts::parse_tree(parser, &src)?;
+        let tree = self.trees.tree(&src)?;
         let errors = ts::count_errors(&tree).0;
         let units = closure::units(&tree, &src, t, split_bodies, members);
         drop(tree);
@@ -520,7 +537,7 @@ impl<'a> Driver<'a> {
         loop {
             self.rounds += 1;
             let text = self.tester.best.clone();
-            let parsed = self.builder.build(&text)?;
+            let parsed = self.trees.build(&text)?;
             let units: Vec<Unit> = (0..parsed.tokens.len() as Unit).collect();
             let pays = text.len() <= tester::PREFILTER_MAX_BYTES;
             if self.schedule.prefilter && !pays {

@@ -13,6 +13,7 @@ use crate::reduce::bytes::{Completion, Settings, Workspace, reduce_bytes};
 use crate::reduce::ddmin::{Ddmin, Sweep};
 use crate::reduce::{Unit, Verdict, reduce};
 use crate::tester::{SegmentsOracle, Tester};
+use crate::tree::early::EarlyParse;
 use crate::tree::front::Front;
 use crate::tree::render::Segments;
 
@@ -42,7 +43,11 @@ pub struct Reduced {
 
 /// Reduces `tester.best` as `job` says. The figures come back even when the run stopped with
 /// an error (the error is the second half).
-pub fn reduce_best(tester: &mut Tester, job: &Job) -> (Reduced, Result<()>) {
+pub fn reduce_best(
+    tester: &mut Tester,
+    job: &Job,
+    early: Option<EarlyParse>,
+) -> (Reduced, Result<()>) {
     let mut done = Reduced::default();
     let result = match job.algo {
         Algo::Ddmin => run_ddmin(tester, job.cfg.unit, &mut done).map(|()| {
@@ -53,7 +58,7 @@ pub fn reduce_best(tester: &mut Tester, job: &Job) -> (Reduced, Result<()>) {
             }
         }),
         Algo::Bytes => run_bytes(tester, &mut done),
-        Algo::Hdd | Algo::Perses => run_tree(tester, job, &mut done),
+        Algo::Hdd | Algo::Perses => run_tree(tester, job, early, &mut done),
     };
     (done, result)
 }
@@ -120,13 +125,22 @@ fn run_bytes(tester: &mut Tester, done: &mut Reduced) -> Result<()> {
     Ok(())
 }
 
-/// HDD or Perses, with the rewrite passes around them: the schedule is the driver's.
-fn run_tree(tester: &mut Tester, job: &Job, done: &mut Reduced) -> Result<()> {
+/// HDD or Perses, with the rewrite passes around them: the schedule is the driver's. `early`:
+/// the first parse, if one was started (it is used if it is of the best).
+fn run_tree(
+    tester: &mut Tester,
+    job: &Job,
+    early: Option<EarlyParse>,
+    done: &mut Reduced,
+) -> Result<()> {
     let cfg = job.cfg;
     let front = job.front.context("a tree algorithm without a front end")?;
-    let parsed = front.builder()?.build(&tester.best)?;
-    done.start_tokens = Some(parsed.tokens.len());
-    if parsed.errors > 0 && job.warn && !cfg.quiet {
+    let mut early = match early {
+        Some(early) if early.text() == tester.best => early,
+        _ => EarlyParse::start(front, tester.best.clone()),
+    };
+    let first = early.first()?;
+    if first.errors > 0 && job.warn && !cfg.quiet {
         let what = match front {
             Front::Text => "unmatched bracket(s)",
             Front::Grammar(_) => "parse error(s)",
@@ -134,8 +148,8 @@ fn run_tree(tester: &mut Tester, job: &Job, done: &mut Reduced) -> Result<()> {
         tester.progress.println(&format!(
             "reduce: warning: {} has {} {what} (first at byte {}); ERROR regions are reduced token by token",
             job.name.display(),
-            parsed.errors,
-            parsed.first_error.unwrap_or(0)
+            first.errors,
+            first.first_error.unwrap_or(0)
         ));
     }
     let schedule = Schedule {
@@ -150,8 +164,9 @@ fn run_tree(tester: &mut Tester, job: &Job, done: &mut Reduced) -> Result<()> {
         format: job.algo == Algo::Perses && cfg.rewrites && cfg.format,
         compact: cfg.compact,
     };
-    let mut driver = Driver::new(tester, front, schedule)?;
+    let mut driver = Driver::new(tester, front, schedule, Some(early))?;
     let result = driver.run();
+    done.start_tokens = driver.early_tokens();
     done.rounds = driver.rounds;
     done.passes = std::mem::take(&mut driver.passes);
     result?;

@@ -23,10 +23,10 @@ impl Driver<'_> {
         let first = Mark::of(Unreferenced.name(), self.tester);
         let tokens = self.tokens();
         let src = self.tester.best.clone();
-        let Some((parser, t)) = self.rewriter.as_mut() else {
+        let Some(t) = self.rewriter else {
             return Ok(false);
         };
-        let tree = ts::parse_tree(parser, &src)?;
+        let tree = self.trees.tree(&src)?;
         let errors = ts::count_errors(&tree).0;
         let segments = cascade(&tree, &src, t);
         drop(tree);

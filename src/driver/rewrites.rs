@@ -33,10 +33,10 @@ impl Driver<'_> {
     /// next layer; the layers are one policy ([`Layers`]), so the pass is one `reduce` call.
     pub(super) fn rewrite(&mut self, pass: &dyn Pass, coarse: bool) -> Result<()> {
         let src = self.tester.best.clone();
-        let Some((parser, t)) = self.rewriter.as_mut() else {
+        let Some(t) = self.rewriter else {
             return Ok(());
         };
-        let tree = ts::parse_tree(parser, &src)?;
+        let tree = self.trees.tree(&src)?;
         let errors = ts::count_errors(&tree).0;
         let hunks = pass.hunks(&tree, &src, t);
         drop(tree);
@@ -80,10 +80,10 @@ impl Driver<'_> {
         let (bytes, tokens) = (self.tester.best.len(), self.tokens());
         let (tests, hits) = (self.tester.stats.tests, self.tester.stats.interesting);
         let src = self.tester.best.clone();
-        let Some((parser, t)) = self.rewriter.as_mut() else {
+        let Some(t) = self.rewriter else {
             return Ok(None);
         };
-        let tree = ts::parse_tree(parser, &src)?;
+        let tree = self.trees.tree(&src)?;
         let errors = ts::count_errors(&tree).0;
         let layers = group
             .iter()

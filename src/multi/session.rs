@@ -257,7 +257,7 @@ impl Session {
             name: &name,
             warn: self.rounds == 1,
         };
-        let (done, result) = reduce_best(&mut self.tester, &job);
+        let (done, result) = reduce_best(&mut self.tester, &job, None);
         try_empty(&mut self.tester);
         self.set.members[i].content = Content::File(self.tester.best.clone());
         merge_passes(&mut self.passes, done.passes);

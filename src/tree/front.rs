@@ -11,6 +11,7 @@ use super::ts::{self, Parsed, Reparse};
 use crate::lang::{self, LangSpec};
 use crate::reduce::Unit;
 
+#[derive(Clone)]
 pub enum Front {
     Grammar(Box<Grammar>),
     /// The bracket tree ([`text`]).

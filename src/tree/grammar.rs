@@ -20,6 +20,7 @@ pub struct SlotInfo {
     pub types: u32,
 }
 
+#[derive(Clone)]
 pub struct Grammar {
     pub name: &'static str,
     pub language: Language,

@@ -6,6 +6,7 @@
 //! derived separators), `Opt` nodes hold one deletable element, `Error` nodes hold unparsed junk.
 //! A [`View`] answers the per-configuration questions (present, live, sizes) after one O(n) sweep.
 
+pub mod early;
 pub mod front;
 pub mod grammar;
 pub mod hints;

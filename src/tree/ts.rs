@@ -33,19 +33,22 @@ pub fn new_parser(grammar: &Grammar) -> Result<Parser> {
 
 /// Parses `src` and builds its arena.
 pub fn build(grammar: &Grammar, parser: &mut Parser, src: &[u8]) -> Result<Parsed> {
-    let tree = parse_tree(parser, src)?;
-    let (errors, first_error) = count_errors(&tree);
-    let raw = RawTree::copy(&tree, grammar);
-    drop(tree);
+    Ok(build_tree(grammar, &parse_tree(parser, src)?, src))
+}
+
+/// Builds the arena of `src` from its tree-sitter `tree`.
+pub fn build_tree(grammar: &Grammar, tree: &Tree, src: &[u8]) -> Parsed {
+    let (errors, first_error) = count_errors(tree);
+    let raw = RawTree::copy(tree, grammar);
     let seps = derive_separators(grammar, &raw);
     let (arena, spans) = Builder::new(grammar, &raw, &seps).run();
     let rules = token_rules(grammar, &raw, &arena, &spans);
-    Ok(Parsed {
+    Parsed {
         arena,
         tokens: Tokens::new(src.to_vec(), spans).with_rules(rules),
         errors,
         first_error,
-    })
+    }
 }
 
 /// The anonymous token kinds that separate list elements in this tree: a token that sits alone

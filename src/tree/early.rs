@@ -1,0 +1,157 @@
+//! The first parse of a tree run, on a thread of its own, started while the original's check
+//! runs: on a large input the parse and the arena build take seconds, and the test does not
+//! need them. The thread hands over the tree-sitter tree (and its error count) as soon as it
+//! has parsed, so the first pass can list its edits on it, then builds the arena only to count
+//! the tokens for the summary, off the path to the first candidate.
+
+use std::sync::mpsc::{Receiver, channel};
+use std::thread::JoinHandle;
+
+use anyhow::{Result, anyhow};
+use tree_sitter::Tree;
+
+use super::front::Front;
+use super::text;
+use super::ts::{self, count_errors, parse_tree};
+
+/// What the parse found: the tree-sitter tree (grammar front ends) and the parse errors.
+pub struct First {
+    pub errors: usize,
+    /// Byte offset of the first error, if any.
+    pub first_error: Option<usize>,
+    pub tree: Option<Tree>,
+}
+
+/// The first parse of `text`, running or done (see the module documentation).
+pub struct EarlyParse {
+    text: Vec<u8>,
+    first: Option<First>,
+    parsed: Option<Receiver<First>>,
+    count: Option<JoinHandle<Result<usize>>>,
+    tokens: Option<usize>,
+}
+
+impl EarlyParse {
+    /// Starts parsing `text` on a thread (or here, if no thread can be made).
+    pub fn start(front: &Front, text: Vec<u8>) -> EarlyParse {
+        let (tx, rx) = channel();
+        let (theirs, copy) = (front.clone(), text.clone());
+        let spawned = std::thread::Builder::new()
+            .name("first-parse".into())
+            .spawn(move || parse_and_count(&theirs, &copy, |first| drop(tx.send(first))));
+        let mut early = EarlyParse {
+            text,
+            first: None,
+            parsed: None,
+            count: None,
+            tokens: None,
+        };
+        match spawned {
+            Ok(handle) => (early.parsed, early.count) = (Some(rx), Some(handle)),
+            Err(_) => {
+                let mut first = None;
+                let count = parse_and_count(front, &early.text, |f| first = Some(f));
+                (early.first, early.tokens) = (first, count.ok());
+            }
+        }
+        early
+    }
+
+    /// The text this parse is of.
+    pub fn text(&self) -> &[u8] {
+        &self.text
+    }
+
+    /// The parse, waited for.
+    pub fn first(&mut self) -> Result<&mut First> {
+        if self.first.is_none() {
+            match self.parsed.take().and_then(|rx| rx.recv().ok()) {
+                Some(first) => self.first = Some(first),
+                // the thread failed before it parsed: its error says why
+                None => return Err(self.join().err().unwrap_or_else(|| anyhow!("no parse"))),
+            }
+        }
+        Ok(self.first.as_mut().expect("just set"))
+    }
+
+    /// The tokens of the text's arena, waited for.
+    pub fn tokens(&mut self) -> Result<usize> {
+        self.join()
+    }
+
+    fn join(&mut self) -> Result<usize> {
+        if let Some(handle) = self.count.take() {
+            let count = handle
+                .join()
+                .map_err(|_| anyhow!("the first parse's thread panicked"))?;
+            self.tokens = Some(count?);
+        }
+        self.tokens.ok_or_else(|| anyhow!("the first parse failed"))
+    }
+}
+
+/// Parses `text`, tells `parsed` the parse, then builds the arena and counts its tokens.
+fn parse_and_count(front: &Front, text: &[u8], parsed: impl FnOnce(First)) -> Result<usize> {
+    match front {
+        Front::Grammar(g) => {
+            let mut parser = ts::new_parser(g)?;
+            let tree = parse_tree(&mut parser, text)?;
+            let (errors, first_error) = count_errors(&tree);
+            parsed(First {
+                errors,
+                first_error,
+                tree: Some(tree.clone()),
+            });
+            Ok(ts::build_tree(g, &tree, text).tokens.len())
+        }
+        Front::Text => {
+            let built = text::build(text);
+            parsed(First {
+                errors: built.errors,
+                first_error: built.first_error,
+                tree: None,
+            });
+            Ok(built.tokens.len())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const C: &[u8] = b"int f(int a) { return a + 1; }\nint g(void) { return f(2) }\n";
+
+    #[test]
+    fn the_parse_and_the_count_are_those_of_a_build_here() {
+        let front = Front::by_name("c").unwrap();
+        let mut early = EarlyParse::start(&front, C.to_vec());
+        assert_eq!(early.text(), C);
+        let here = front.builder().unwrap().build(C).unwrap();
+        let first = early.first().unwrap();
+        assert_eq!(
+            (first.errors, first.first_error),
+            (here.errors, here.first_error)
+        );
+        assert!(first.errors > 0, "the missing `;` is a parse error");
+        let tree = first.tree.take().expect("a grammar's tree");
+        assert_eq!(tree.root_node().end_byte(), C.len());
+        assert_eq!(early.tokens().unwrap(), here.tokens.len());
+        // asked again: the same answers, no second parse
+        assert_eq!(early.first().unwrap().errors, here.errors);
+        assert_eq!(early.tokens().unwrap(), here.tokens.len());
+    }
+
+    #[test]
+    fn the_bracket_tree_has_no_tree_sitter_tree() {
+        let front = Front::Text;
+        let text = b"a (b [c) d\n".to_vec();
+        let here = text::build(&text);
+        let mut early = EarlyParse::start(&front, text);
+        let first = early.first().unwrap();
+        assert!(first.tree.is_none());
+        assert_eq!(first.errors, here.errors);
+        assert!(first.errors > 0);
+        assert_eq!(early.tokens().unwrap(), here.tokens.len());
+    }
+}
