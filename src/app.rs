@@ -509,7 +509,7 @@ impl Session {
 
     fn finish(mut self) -> Result<ExitCode> {
         self.reduce()?;
-        self.try_empty();
+        let rechecked = self.try_empty_and_recheck()?;
         self.tester.progress.finish();
         let error = self.tester.error.take();
         let interrupted =
@@ -519,7 +519,12 @@ impl Session {
         } else if self.tester.stop == Some(Stop::Budget) {
             self.completion = "budget_exhausted".into();
         }
-        let confirmed = error.is_some() || interrupted || self.recheck()?;
+        let confirmed = error.is_some()
+            || interrupted
+            || match rechecked {
+                Some(confirmed) => confirmed,
+                None => self.recheck()?,
+            };
         let ending = crate::reduction::after_recheck(interrupted, confirmed);
         if ending.0 {
             self.completion = "interrupted".into();
@@ -535,8 +540,28 @@ impl Session {
         )
     }
 
-    fn try_empty(&mut self) {
-        crate::reduction::try_empty(&mut self.tester);
+    /// The empty file's test; with `-j` above 1, the final re-check runs alongside it (the last
+    /// two runs do not depend on each other unless the empty file wins). `Some`: the re-check's
+    /// verdict on the final best; `None`: it is still to run.
+    fn try_empty_and_recheck(&mut self) -> Result<Option<bool>> {
+        let t = &mut self.tester;
+        let paired = t.width() > 1
+            && self.cfg.max_attempts.is_none()
+            && !t.best.is_empty()
+            && t.best != self.original
+            && !t.stopped();
+        if !paired {
+            crate::reduction::try_empty(t);
+            return Ok(None);
+        }
+        let best = t.best.clone();
+        let (recheck, empty) = t.recheck_and_empty(&best)?;
+        if empty == crate::reduce::Verdict::Interesting {
+            // the re-check was of the text before: the empty file gets its own
+            t.accept(b"");
+            return Ok(None);
+        }
+        Ok(Some(recheck.interesting))
     }
 
     /// Runs the test once more on the final result, bypassing the cache (skipped when the

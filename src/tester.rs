@@ -240,6 +240,42 @@ impl Tester {
         Ok((first, second))
     }
 
+    /// The final re-check of `best` (uncached, as [`Tester::run_script`]) and the empty file's
+    /// test (as [`Tester::verdict`]: cached, counted) at once, with `-j` above 1: the last two
+    /// runs of a run, which do not depend on each other. Returns the re-check's outcome and the
+    /// empty file's verdict (the caller accepts it; the re-check was then of the text before).
+    pub fn recheck_and_empty(&mut self, best: &[u8]) -> Result<(Outcome, Verdict)> {
+        let (recheck, empty) = (new_ticket(), new_ticket());
+        self.submit_run(recheck, best);
+        self.keys.insert(empty, self.key(b""));
+        let charged = self.charge_quietly(empty);
+        let mut verdict = match charged.then(|| self.begin(empty, b"")) {
+            Some(Begin::Running) => None,
+            Some(Begin::Known(v)) => Some(Verdict::from_bool(v)),
+            Some(Begin::Refused) | None => Some(Verdict::NotInteresting),
+        };
+        let mut outcome = None;
+        while outcome.is_none() || verdict.is_none() {
+            let waiting = std::time::Instant::now();
+            let done = self.pool.next_done();
+            self.stats.wait_seconds += waiting.elapsed().as_secs_f64();
+            let (ticket, report) = done.context("the test pool lost a run")?;
+            if ticket == recheck {
+                crate::trace::event('D', ticket);
+                let o = report.ran()?;
+                self.count(&o);
+                outcome = Some(o);
+                continue;
+            }
+            match self.settle(ticket, report) {
+                (t, v) if t == empty => verdict = Some(Verdict::from_bool(v == Some(true))),
+                other => self.ready.push_back(other),
+            }
+        }
+        crate::trace::event('C', empty);
+        Ok((outcome.expect("reported"), verdict.expect("reported")))
+    }
+
     fn count(&mut self, outcome: &Outcome) {
         match outcome.status {
             RunStatus::Cancelled => self.stats.cancelled += 1,

@@ -129,6 +129,57 @@ fn the_original_and_its_rerun_run_at_once() {
     assert!(counts.contains(&"2"), "{counts:?}");
 }
 
+/// With `-j2` the last two runs, the empty file's test and the final re-check of the result,
+/// run at once: they do not depend on each other. (`--no-cache`: the speculation may have
+/// tried the empty file during the run, whose verdict would then answer at the end.)
+#[test]
+fn the_empty_file_and_the_final_recheck_run_at_once() {
+    let env = crate::util::TestEnv::new();
+    let input = env.write("in.txt", "a\nkeep\nb\n");
+    let log = env.join("log");
+    // each run on the result or on the empty file logs its size, start and end (a cancelled
+    // run logs no end)
+    let body = format!(
+        "if [ ! -s \"$1\" ] || [ \"$(cat \"$1\")\" = keep ]; then\n  n=$(wc -c < \"$1\"); s=$(date +%s.%N); sleep 0.4\n  echo \"$n $s $(date +%s.%N)\" >> '{g}'\nfi\ngrep -q keep \"$1\"",
+        g = log.display()
+    );
+    let script = env.script("t.sh", &body);
+    let out = Command::new(env!("CARGO_BIN_EXE_reduce"))
+        .args(["--algo", "ddmin", "-j2", "--no-cache", "-o", "-", "--test"])
+        .env("XDG_CACHE_HOME", env.join("cache"))
+        .arg(&script)
+        .arg(&input)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "keep\n");
+    let runs: Vec<(u32, f64, f64)> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (
+                f[0].parse().unwrap(),
+                f[1].parse().unwrap(),
+                f[2].parse().unwrap(),
+            )
+        })
+        .collect();
+    // the last runs to start on each are the end's: they overlap
+    let last = |size| {
+        runs.iter()
+            .filter(|r| r.0 == size)
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .expect("a run of that size")
+    };
+    let (empty, recheck) = (last(0), last(5));
+    assert!(
+        recheck.1 < empty.2 && empty.1 < recheck.2,
+        "not at once: {runs:?}"
+    );
+}
+
 /// `REDUCE_TRACE=FILE` (src/trace.rs) writes the timeline `bench/chain_trace.py` reads: at `-j1`
 /// one start per test run, each ended once, a decision never before its run's end, the passes named.
 #[test]
