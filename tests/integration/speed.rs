@@ -98,6 +98,29 @@ fn a_flaky_test_is_reported() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), "keep\n");
 }
 
+/// `reduce --algo ddmin -j2 EXTRA` on `input` with the test script `body`, which must keep just
+/// the line `keep`.
+fn ddmin_keeps_keep_at_j2(
+    env: &crate::util::TestEnv,
+    body: &str,
+    input: &std::path::Path,
+    extra: &[&str],
+) {
+    let script = env.script("t.sh", body);
+    let out = Command::new(env!("CARGO_BIN_EXE_reduce"))
+        .args(["--algo", "ddmin", "-j2", "-o", "-"])
+        .args(extra)
+        .arg("--test")
+        .env("XDG_CACHE_HOME", env.join("cache"))
+        .arg(&script)
+        .arg(input)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "keep\n");
+}
+
 /// With `-j` above 1 the original's check and its re-run for flakiness run at once: the two
 /// runs on the original overlap (each waits a little so that the overlap is certain).
 #[test]
@@ -111,17 +134,7 @@ fn the_original_and_its_rerun_run_at_once() {
         l = live.display(),
         g = log.display()
     );
-    let script = env.script("t.sh", &body);
-    let out = Command::new(env!("CARGO_BIN_EXE_reduce"))
-        .args(["--algo", "ddmin", "-j2", "-o", "-", "--test"])
-        .env("XDG_CACHE_HOME", env.join("cache"))
-        .arg(&script)
-        .arg(&input)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "keep\n");
+    ddmin_keeps_keep_at_j2(&env, &body, &input, &[]);
     let counts = std::fs::read_to_string(&log).unwrap();
     let counts: Vec<&str> = counts.split_whitespace().collect();
     // two runs on the original, and one saw the other still running
@@ -143,17 +156,7 @@ fn the_empty_file_and_the_final_recheck_run_at_once() {
         "if [ ! -s \"$1\" ] || [ \"$(cat \"$1\")\" = keep ]; then\n  n=$(wc -c < \"$1\"); s=$(date +%s.%N); sleep 0.4\n  echo \"$n $s $(date +%s.%N)\" >> '{g}'\nfi\ngrep -q keep \"$1\"",
         g = log.display()
     );
-    let script = env.script("t.sh", &body);
-    let out = Command::new(env!("CARGO_BIN_EXE_reduce"))
-        .args(["--algo", "ddmin", "-j2", "--no-cache", "-o", "-", "--test"])
-        .env("XDG_CACHE_HOME", env.join("cache"))
-        .arg(&script)
-        .arg(&input)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "keep\n");
+    ddmin_keeps_keep_at_j2(&env, &body, &input, &["--no-cache"]);
     let runs: Vec<(u32, f64, f64)> = std::fs::read_to_string(&log)
         .unwrap()
         .lines()
