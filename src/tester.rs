@@ -203,14 +203,24 @@ impl Tester {
 
     /// Waits for the next run to end, and counts it.
     fn next_run(&mut self) -> Result<(Ticket, Outcome)> {
+        let (ticket, report) = self.wait_pool().context("the test pool lost a run")?;
+        Ok((ticket, self.ran(ticket, report)?))
+    }
+
+    /// Waits for the pool's next report (the wait is the feeding thread's idle time).
+    fn wait_pool(&mut self) -> Option<(Ticket, Report)> {
         let waiting = std::time::Instant::now();
         let done = self.pool.next_done();
         self.stats.wait_seconds += waiting.elapsed().as_secs_f64();
-        let (ticket, report) = done.context("the test pool lost a run")?;
+        done
+    }
+
+    /// The outcome of an uncached run that ended, counted.
+    fn ran(&mut self, ticket: Ticket, report: Report) -> Result<Outcome> {
         crate::trace::event('D', ticket);
         let outcome = report.ran()?;
         self.count(&outcome);
-        Ok((ticket, outcome))
+        Ok(outcome)
     }
 
     /// Runs the script on `candidate` twice at once (the original's check and its re-run for
@@ -247,24 +257,12 @@ impl Tester {
     pub fn recheck_and_empty(&mut self, best: &[u8]) -> Result<(Outcome, Verdict)> {
         let (recheck, empty) = (new_ticket(), new_ticket());
         self.submit_run(recheck, best);
-        self.keys.insert(empty, self.key(b""));
-        let charged = self.charge_quietly(empty);
-        let mut verdict = match charged.then(|| self.begin(empty, b"")) {
-            Some(Begin::Running) => None,
-            Some(Begin::Known(v)) => Some(Verdict::from_bool(v)),
-            Some(Begin::Refused) | None => Some(Verdict::NotInteresting),
-        };
+        let mut verdict = self.start_serial(empty, b"");
         let mut outcome = None;
         while outcome.is_none() || verdict.is_none() {
-            let waiting = std::time::Instant::now();
-            let done = self.pool.next_done();
-            self.stats.wait_seconds += waiting.elapsed().as_secs_f64();
-            let (ticket, report) = done.context("the test pool lost a run")?;
+            let (ticket, report) = self.wait_pool().context("the test pool lost a run")?;
             if ticket == recheck {
-                crate::trace::event('D', ticket);
-                let o = report.ran()?;
-                self.count(&o);
-                outcome = Some(o);
+                outcome = Some(self.ran(ticket, report)?);
                 continue;
             }
             match self.settle(ticket, report) {
@@ -444,10 +442,7 @@ impl Tester {
         if let Some(done) = self.ready.pop_front() {
             return Some(done);
         }
-        let waiting = std::time::Instant::now();
-        let done = self.pool.next_done();
-        self.stats.wait_seconds += waiting.elapsed().as_secs_f64();
-        let (ticket, report) = done?;
+        let (ticket, report) = self.wait_pool()?;
         Some(self.settle(ticket, report))
     }
 
@@ -539,14 +534,9 @@ impl Tester {
     /// charged to the budget first.
     pub fn verdict(&mut self, candidate: &[u8]) -> Verdict {
         let ticket = new_ticket();
-        self.keys.insert(ticket, self.key(candidate));
-        if !self.charge_quietly(ticket) {
-            return Verdict::NotInteresting;
-        }
-        let verdict = match self.begin(ticket, candidate) {
-            Begin::Known(v) => Verdict::from_bool(v),
-            Begin::Refused => Verdict::NotInteresting,
-            Begin::Running => loop {
+        let verdict = match self.start_serial(ticket, candidate) {
+            Some(known) => known,
+            None => loop {
                 match self.next_done() {
                     Some((t, v)) if t == ticket => break Verdict::from_bool(v == Some(true)),
                     Some(other) => self.ready.push_back(other),
@@ -556,6 +546,20 @@ impl Tester {
         };
         crate::trace::event('C', ticket);
         verdict
+    }
+
+    /// Charges `candidate` to the budget and starts judging it, as the serial run does: its
+    /// verdict if it is known at once (a cache hit, no budget left, stopping), `None` if it runs.
+    fn start_serial(&mut self, ticket: Ticket, candidate: &[u8]) -> Option<Verdict> {
+        self.keys.insert(ticket, self.key(candidate));
+        if !self.charge_quietly(ticket) {
+            return Some(Verdict::NotInteresting);
+        }
+        match self.begin(ticket, candidate) {
+            Begin::Known(v) => Some(Verdict::from_bool(v)),
+            Begin::Refused => Some(Verdict::NotInteresting),
+            Begin::Running => None,
+        }
     }
 
     /// Makes `candidate` the best result, on disk at once.

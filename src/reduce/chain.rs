@@ -67,14 +67,15 @@ impl<'p> PassNode<'p> {
     fn push(&mut self, delta: Vec<Unit>) {
         assert!(!delta.is_empty(), "a policy proposed an empty delta");
         let candidate = subtract(&self.config, &delta);
+        let key = delta_key(&delta);
         let removed = match self.base.is_some() {
-            true => delta.clone(),
+            true => delta,
             false => Vec::new(),
         };
         self.cands.push(Cand {
             ticket: new_ticket(),
             candidate,
-            delta: delta_key(&delta),
+            delta: key,
             removed,
             hint: None,
         });

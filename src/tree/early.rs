@@ -4,6 +4,7 @@
 //! has parsed, so the first pass can list its edits on it, then builds the arena only to count
 //! the tokens for the summary, off the path to the first candidate.
 
+use std::sync::Arc;
 use std::sync::mpsc::{Receiver, channel};
 use std::thread::JoinHandle;
 
@@ -24,7 +25,8 @@ pub struct First {
 
 /// The first parse of `text`, running or done (see the module documentation).
 pub struct EarlyParse {
-    text: Vec<u8>,
+    /// Shared with the thread.
+    text: Arc<[u8]>,
     first: Option<First>,
     parsed: Option<Receiver<First>>,
     count: Option<JoinHandle<Result<usize>>>,
@@ -35,6 +37,7 @@ impl EarlyParse {
     /// Starts parsing `text` on a thread (or here, if no thread can be made).
     pub fn start(front: &Front, text: Vec<u8>) -> EarlyParse {
         let (tx, rx) = channel();
+        let text: Arc<[u8]> = text.into();
         let (theirs, copy) = (front.clone(), text.clone());
         let spawned = std::thread::Builder::new()
             .name("first-parse".into())
@@ -68,7 +71,7 @@ impl EarlyParse {
             match self.parsed.take().and_then(|rx| rx.recv().ok()) {
                 Some(first) => self.first = Some(first),
                 // the thread failed before it parsed: its error says why
-                None => return Err(self.join().err().unwrap_or_else(|| anyhow!("no parse"))),
+                None => return Err(self.tokens().err().unwrap_or_else(|| anyhow!("no parse"))),
             }
         }
         Ok(self.first.as_mut().expect("just set"))
@@ -76,10 +79,6 @@ impl EarlyParse {
 
     /// The tokens of the text's arena, waited for.
     pub fn tokens(&mut self) -> Result<usize> {
-        self.join()
-    }
-
-    fn join(&mut self) -> Result<usize> {
         if let Some(handle) = self.count.take() {
             let count = handle
                 .join()
