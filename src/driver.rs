@@ -12,11 +12,7 @@ use serde::Serialize;
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::reduce::closure::KeepClosure;
-use crate::reduce::ddmin::Sweep;
-use crate::reduce::hdd::Hdd;
-use crate::reduce::perses::{Perses, PersesOptions};
-use crate::reduce::until::Until;
-use crate::reduce::{Only, Unit, Verdict, reduce};
+use crate::reduce::{Verdict, reduce};
 use crate::rewrite::fields::RemoveField;
 use crate::rewrite::flatten::FlattenStruct;
 use crate::rewrite::hoist::Hoist;
@@ -41,12 +37,13 @@ use crate::rewrite::unifdef::Unifdef;
 use crate::rewrite::windows::{MAX_WINDOW, TokenWindows};
 use crate::rewrite::{EditSpace, Pass};
 use crate::rewrite::{closure, sigils};
-use crate::tester::{self, Tester, TreeOracle};
+use crate::tester::Tester;
 use crate::tree::early::EarlyParse;
 use crate::tree::front::Front;
 use crate::tree::ts::{self, Reparse};
 
 mod cascade;
+mod deletion;
 mod rewrites;
 mod trees;
 
@@ -160,6 +157,10 @@ pub struct Driver<'a> {
     pub passes: Vec<PassStats>,
     /// Texts on which an enabling pass was undone (by hash): it is not tried there again.
     undone: HashSet<u64>,
+    /// Perses's failed replacements, skipped in later rounds.
+    recalled: deletion::Recalled,
+    /// The size of the text the run started from: no layout makes the result larger.
+    start_len: usize,
 }
 
 /// The bulk passes by name: they open the run, and run again between deletion rounds where the
@@ -223,6 +224,7 @@ impl<'a> Driver<'a> {
             _ => None,
         };
         Ok(Driver {
+            start_len: tester.best.len(),
             tester,
             front,
             schedule,
@@ -232,6 +234,7 @@ impl<'a> Driver<'a> {
             rounds: 0,
             passes: Vec::new(),
             undone: HashSet::new(),
+            recalled: Default::default(),
         })
     }
 
@@ -284,10 +287,14 @@ impl<'a> Driver<'a> {
             Layout::Indent => reindent(&tree, &best, t),
             Layout::Keep => None,
         };
-        // the first layout the test accepts (or the best itself, already in that layout)
+        // the first layout the test accepts (or the best itself, already in that layout); none
+        // larger than the input (an input already reduced, laid out otherwise)
         for laid_out in [compact, canonical].into_iter().flatten() {
             if laid_out == best {
                 break;
+            }
+            if laid_out.len() > self.start_len {
+                continue;
             }
             if self.tester.verdict(&laid_out) == Verdict::Interesting {
                 self.tester.replace_best(&laid_out);
@@ -337,7 +344,9 @@ impl<'a> Driver<'a> {
         loop {
             while self.cycle(&table, false)? {}
             // at the table's fixpoint: the late passes, back to the table after a change
-            if self.tester.stopped() || !self.cycle(&late, true)? {
+            // at the fixpoint of both: rounds that skip no replacement, back to the table
+            // if they changed something
+            if self.tester.stopped() || !self.cycle(&late, true)? && !self.full_rounds()? {
                 return Ok(());
             }
         }
@@ -442,35 +451,6 @@ impl<'a> Driver<'a> {
         self.measure(pass.name(), |d| d.rewrite(pass, coarse))
     }
 
-    /// Deletion rounds; when a round ends early at its size goal (see [`YIELD_SHARE`]), the
-    /// bulk passes by name run on the smaller program, then deletion goes on. Once they find
-    /// nothing after a goal, the rounds run to their fixpoint.
-    fn measured_deletion(&mut self) -> Result<bool> {
-        let name = match self.schedule.deletion {
-            Deletion::Perses => "perses",
-            Deletion::Hdd => "hdd",
-        };
-        let mut goals = self.schedule.rewrites
-            && self
-                .rewriter
-                .as_ref()
-                .is_some_and(|r| r.bulk_between_rounds);
-        let mut changed = false;
-        loop {
-            let mut reached = false;
-            changed |= self.measure(name, |d| {
-                reached = d.deletion(goals)?;
-                Ok(())
-            })?;
-            if !reached || self.tester.stopped() {
-                return Ok(changed);
-            }
-            let before = self.tester.best.len();
-            changed |= self.cascade(false)?;
-            goals = self.tester.best.len() < before;
-        }
-    }
-
     /// The tokens of the run's first text, counted by its first parse.
     pub fn early_tokens(&mut self) -> Option<usize> {
         self.trees.early_tokens()
@@ -527,66 +507,6 @@ impl<'a> Driver<'a> {
         let mut oracle = EditOracle::new("keep-closure", &space, self.tester, prefilter, errors)
             .with_workers(self.front.make_checker());
         reduce(space.all_units(), &mut oracle, &mut policy);
-    }
-
-    /// Deletion in rounds: parse the best text, reduce to the policy's end, repeat until a
-    /// round changes nothing (so the result is a fixpoint of the final program's tree). With
-    /// `goals`, a round ends once the program is down to [`YIELD_SHARE`] of the round's tokens:
-    /// then it returns true.
-    fn deletion(&mut self, goals: bool) -> Result<bool> {
-        loop {
-            self.rounds += 1;
-            let text = self.tester.best.clone();
-            let parsed = self.trees.build(&text)?;
-            let units: Vec<Unit> = (0..parsed.tokens.len() as Unit).collect();
-            let pays = text.len() <= tester::PREFILTER_MAX_BYTES;
-            if self.schedule.prefilter && !pays {
-                self.tester.stats.prefilter_off = true;
-            }
-            let prefilter: Option<&mut dyn Reparse> = match self.schedule.prefilter && pays {
-                true => Some(self.filter.as_mut()),
-                false => None,
-            };
-            let mut oracle = TreeOracle::new(&parsed.tokens, self.tester, prefilter, parsed.errors)
-                .with_workers(self.front.make_checker());
-            // comments first, all at once if the test allows (it usually does): one test can
-            // spare thousands of one-comment passes later
-            let comments = self.front.comment_tokens(&parsed);
-            let units = if comments.is_empty() {
-                units
-            } else {
-                reduce(units, &mut oracle, &mut Only::new(comments, Sweep::new()))
-            };
-            let target = match goals {
-                true => units.len() * YIELD_SHARE.0 / YIELD_SHARE.1,
-                false => 0,
-            };
-            let (result, reached) = match self.schedule.deletion {
-                Deletion::Hdd => {
-                    let mut hdd = Until::new(Hdd::new(&parsed.arena, Sweep::new), target);
-                    (reduce(units, &mut oracle, &mut hdd), hdd.reached())
-                }
-                Deletion::Perses => {
-                    let perses =
-                        Perses::new(&parsed.arena, Sweep::new).options(PersesOptions::tuned());
-                    let mut perses = Until::new(perses, target);
-                    (reduce(units, &mut oracle, &mut perses), perses.reached())
-                }
-            };
-            if reached {
-                return Ok(true);
-            }
-            let shrunk = oracle.shrunk();
-            // a round whose deletions render the same text (an emptied Python block renders
-            // `pass` again) would repeat forever on the same parse
-            let unchanged = self.tester.best == text;
-            if self.tester.stopped()
-                || unchanged
-                || (result.len() == parsed.tokens.len() && !shrunk)
-            {
-                return Ok(false);
-            }
-        }
     }
 }
 

@@ -124,3 +124,41 @@ fn width_one_tests_only_what_the_serial_loop_tests() {
     drop(oracle);
     assert_eq!(calls, 33, "the spec's DDMin vector");
 }
+
+#[test]
+fn a_recall_of_failed_replacements_gives_every_width_the_same_round() {
+    use crate::reduce::recall::Recall;
+    use std::rc::Rc;
+    let tree = example_tree();
+    let tokens = tree.tokens();
+    let crash = tree.token("crash");
+    let tree = &tree;
+    let round = |width: usize, seed: u64, failed: &[u64], full: bool| {
+        let judge = move |c: &[Unit]| {
+            let chaos = full || chaotic(c, c.len() + 1, seed);
+            c.contains(&crash) && chaos && parses(&tree.render(c))
+        };
+        let recall = Rc::new(Recall::new(&tokens, failed.iter().copied().collect()));
+        let mut perses = Perses::new(&tree.arena, || Ddmin).recall(recall);
+        let shuffle = seed * 31 + width as u64;
+        let (result, committed, _) = run(width, shuffle, tree.all_units(), judge, &mut perses);
+        (result, committed, perses.failed_keys())
+    };
+    let mut recalled = 0;
+    for seed in 0..20u64 {
+        // a first round under a chaotic oracle learns some failures; the next round skips them
+        let (_, _, learned) = round(1, seed, &[], false);
+        recalled += usize::from(!learned.is_empty());
+        let serial = round(1, seed, &learned, true);
+        for width in [2, 4, 8] {
+            let first = round(width, seed, &[], false);
+            assert_eq!(first.2, learned, "keys learned at -j{width} seed {seed}");
+            let wide = round(width, seed, &learned, true);
+            assert_eq!(wide, serial, "recall -j{width} seed {seed}");
+        }
+    }
+    assert!(
+        recalled >= 5,
+        "{recalled} of 20 first rounds rejected a replacement"
+    );
+}

@@ -13,6 +13,7 @@ pub mod giveup;
 pub mod hdd;
 pub mod odds;
 pub mod perses;
+pub mod recall;
 pub mod shuffled;
 pub mod until;
 

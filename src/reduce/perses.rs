@@ -10,6 +10,7 @@ use std::cell::RefCell;
 use std::collections::HashSet;
 use std::rc::Rc;
 
+use super::recall::Recall;
 use super::{Deltas, Policy, Unit};
 use crate::tree::{Arena, Class, NodeId, View};
 
@@ -60,13 +61,21 @@ impl PersesOptions {
     }
 }
 
-/// Replacements `(n, d)` rejected on this arena, shared with the pass iterator.
-type FailedSet = Rc<RefCell<HashSet<(NodeId, NodeId)>>>;
+/// Replacements rejected on this arena, shared with the pass iterator: as `(n, d)`, and by
+/// their [`Recall`] keys in the order they were rejected (with a recall only).
+#[derive(Clone, Default)]
+struct Failed {
+    pairs: HashSet<(NodeId, NodeId)>,
+    keys: Vec<u64>,
+}
+
+type FailedSet = Rc<RefCell<Failed>>;
 
 /// One candidate the current pass proposed.
 #[derive(Clone, Copy, Debug)]
 enum Proposed {
-    Replacement(NodeId, NodeId),
+    /// Replacing `n` by `d`, with its [`Recall`] key (0 without a recall).
+    Replacement(NodeId, NodeId, u64),
     /// The inner minimizer's candidate with this index (this pass).
     Deletion(usize),
 }
@@ -88,6 +97,8 @@ pub struct Perses<'t, F, P> {
     /// Lists whose minimizer found nothing more to delete; cleared on every success.
     done: HashSet<NodeId>,
     failed: FailedSet,
+    /// The replacements that failed in earlier rounds, skipped in this one.
+    recall: Option<Rc<Recall<'t>>>,
     log: Rc<RefCell<PassLog>>,
     lists_total: usize,
 }
@@ -107,9 +118,22 @@ where
             active_elems: Vec::new(),
             done: HashSet::new(),
             failed: Rc::default(),
+            recall: None,
             log: Rc::default(),
             lists_total: 0,
         }
+    }
+
+    /// Skip the replacements `recall` says failed in earlier rounds, and learn the keys of
+    /// those that fail in this one ([`Perses::failed_keys`]).
+    pub fn recall(mut self, recall: Rc<Recall<'t>>) -> Self {
+        self.recall = Some(recall);
+        self
+    }
+
+    /// The keys of the replacements this policy saw fail, in order (with a recall only).
+    pub fn failed_keys(&self) -> Vec<u64> {
+        self.failed.borrow().keys.clone()
     }
 
     pub fn options(mut self, options: PersesOptions) -> Self {
@@ -204,6 +228,7 @@ impl<F: Clone, P: Clone> Clone for Perses<'_, F, P> {
             active_elems: self.active_elems.clone(),
             done: self.done.clone(),
             failed: Rc::new(RefCell::new(self.failed.borrow().clone())),
+            recall: self.recall.clone(),
             log: Rc::new(RefCell::new(PassLog {
                 proposed: log.proposed.clone(),
                 won: log.won,
@@ -261,6 +286,7 @@ where
                 .options
                 .skip_failed_replacements
                 .then(|| self.failed.clone()),
+            recall: self.recall.clone(),
             log: self.log.clone(),
             deletions: Some(Box::new(deletions)),
             deletions_at: if in_order { self.active } else { None },
@@ -337,15 +363,20 @@ where
 }
 
 impl<F, P> Perses<'_, F, P> {
-    /// Remembers the rejected replacements (when the option is on).
+    /// Remembers the rejected replacements: as pairs when the option is on, as keys with a
+    /// recall.
     fn learn_failed_replacements(&mut self, rejected: &[Proposed]) {
-        if !self.options.skip_failed_replacements {
-            return;
-        }
+        let pairs = self.options.skip_failed_replacements;
+        let keys = self.recall.is_some();
         let mut failed = self.failed.borrow_mut();
         for p in rejected {
-            if let Proposed::Replacement(n, d) = *p {
-                failed.insert((n, d));
+            if let Proposed::Replacement(n, d, key) = *p {
+                if pairs {
+                    failed.pairs.insert((n, d));
+                }
+                if keys {
+                    failed.keys.push(key);
+                }
             }
         }
     }
@@ -360,6 +391,7 @@ struct Replacements<'a, 't> {
     queue: Vec<NodeId>,
     current: NodeId,
     failed: Option<FailedSet>,
+    recall: Option<Rc<Recall<'t>>>,
     log: Rc<RefCell<PassLog>>,
     /// The active list's deletions, proposed when the walk reaches `deletions_at` (or last).
     deletions: Option<Deltas<'a>>,
@@ -400,7 +432,7 @@ impl Replacements<'_, '_> {
                 .copied()
                 .filter(|&e| view.present(e));
             return elem
-                .filter(|&e| !failed.as_ref().is_some_and(|f| f.contains(&(n, e))))
+                .filter(|&e| !failed.as_ref().is_some_and(|f| f.pairs.contains(&(n, e))))
                 .into_iter()
                 .collect();
         }
@@ -419,7 +451,7 @@ impl Replacements<'_, '_> {
             if !view.present(d) {
                 continue;
             }
-            let skip = failed.as_ref().is_some_and(|f| f.contains(&(n, d)));
+            let skip = failed.as_ref().is_some_and(|f| f.pairs.contains(&(n, d)));
             if !skip && view.live(d) && view.can_replace(n, d) {
                 ds.push(d);
             }
@@ -457,153 +489,35 @@ impl Replacements<'_, '_> {
         while self.refill() {
             let d = self.queue.pop().expect("refilled");
             let n = self.current;
-            if self.opt_deletions && self.view.arena.node(n).class == Class::Opt {
-                self.log
-                    .borrow_mut()
-                    .proposed
-                    .push(Proposed::Replacement(n, d));
-                return Some(self.view.deletion_delta(self.config, &[d]));
-            }
             let outer = self.view.leaves_under(n, self.config);
-            let inner = self.view.leaves_under(d, self.config);
-            if outer.len() == inner.len() {
+            let opt = self.opt_deletions && self.view.arena.node(n).class == Class::Opt;
+            let inner = match opt {
+                true => &[],
+                false => self.view.leaves_under(d, self.config),
+            };
+            if !opt && outer.len() == inner.len() {
+                continue;
+            }
+            let key = match &self.recall {
+                Some(recall) => recall.key(self.config, outer, inner),
+                None => 0,
+            };
+            if self.recall.as_ref().is_some_and(|r| r.failed_before(key)) {
                 continue;
             }
             self.log
                 .borrow_mut()
                 .proposed
-                .push(Proposed::Replacement(n, d));
-            return Some(super::subtract(outer, inner));
+                .push(Proposed::Replacement(n, d, key));
+            return Some(match opt {
+                true => self.view.deletion_delta(self.config, &[d]),
+                false => super::subtract(outer, inner),
+            });
         }
         None
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::reduce::ddmin::Ddmin;
-    use crate::reduce::{FnOracle, Verdict, reduce};
-    use crate::tree::toy::{Kind, example_tree, parses, promotion_tree};
-
-    #[test]
-    fn perses_collapses_the_if_nest_in_exactly_3_oracle_calls() {
-        let tree = example_tree();
-        let crash = tree.token("crash");
-        let mut calls = 0;
-        let mut oracle = FnOracle(|c: &[Unit]| {
-            calls += 1;
-            c.contains(&crash) && parses(&tree.render(c))
-        });
-        let mut perses = Perses::new(&tree.arena, || Ddmin);
-        let result = reduce(tree.all_units(), &mut oracle, &mut perses);
-        assert_eq!(tree.render(&result), "int main ( ) { crash ( ) ; }");
-        assert_eq!(calls, 3);
-    }
-
-    /// The spec's pass-by-pass table: which list is active, what is accepted, what `done` holds.
-    #[test]
-    fn perses_follows_the_specs_pass_table() {
-        let tree = example_tree();
-        let arena = &tree.arena;
-        let crash = tree.token("crash");
-        let lists: Vec<NodeId> = (0..arena.nodes.len() as NodeId)
-            .filter(|&n| arena.node(n).kind == Kind::List as u16)
-            .collect();
-        let (innermost, outermost) = (lists[0], lists[3]);
-        let mut perses = Perses::new(arena, || Ddmin);
-        let mut config = tree.all_units();
-        let mut rows = Vec::new();
-        for _ in 0..4 {
-            let mut accepted = None;
-            for delta in perses.propose(&config) {
-                let candidate = crate::reduce::subtract(&config, &delta);
-                let ok = candidate.contains(&crash) && parses(&tree.render(&candidate));
-                if Verdict::from_bool(ok) == Verdict::Interesting {
-                    accepted = Some(candidate);
-                    break;
-                }
-            }
-            let active = perses.active();
-            let go = perses.on_reduced(accepted.as_deref());
-            let text = accepted.as_ref().map(|c| tree.render(c));
-            let mut done: Vec<NodeId> = perses.done().iter().copied().collect();
-            done.sort();
-            rows.push((active, text, done));
-            if let Some(c) = accepted {
-                config = c;
-            }
-            if !go {
-                break;
-            }
-        }
-        let main_crash_noise = "int main ( ) { crash ( ) ; noise ( ) ; }".to_string();
-        let main_crash = "int main ( ) { crash ( ) ; }".to_string();
-        assert_eq!(
-            rows,
-            vec![
-                (Some(outermost), Some(main_crash_noise), vec![]),
-                (Some(innermost), Some(main_crash), vec![]),
-                (Some(innermost), None, vec![innermost]),
-                (None, None, vec![innermost]),
-            ]
-        );
-    }
-
-    /// 40 nested `if`s: more compatible descendants than one node may try at once, so the
-    /// innermost `crash ( ) ;` is reached in steps, and still reached.
-    #[test]
-    fn a_deep_nest_still_collapses_through_the_nearest_replacements() {
-        let mut b = crate::tree::toy::Builder::default();
-        let crash = b.call("crash");
-        let mut stmt = crash;
-        for _ in 0..40 {
-            let list = b.list(vec![stmt]);
-            let block = b.block(list);
-            stmt = b.if_stmt("c", block);
-        }
-        let list = b.list(vec![stmt]);
-        let body = b.block(list);
-        let root = b.func(body);
-        let tree = b.finish(root);
-        let crash = tree.token("crash");
-        let mut oracle = FnOracle(|c: &[Unit]| c.contains(&crash) && parses(&tree.render(c)));
-        let mut perses = Perses::new(&tree.arena, || Ddmin);
-        let result = reduce(tree.all_units(), &mut oracle, &mut perses);
-        assert_eq!(tree.render(&result), "int main ( ) { crash ( ) ; }");
-    }
-
-    #[test]
-    fn liveness_and_anchor_match_the_specs_promotion_picture() {
-        let tree = promotion_tree();
-        let arena = &tree.arena;
-        // keep `int main ( )` and the inner block `{ crash ( ) ; }`
-        let keep: Vec<Unit> = vec![0, 1, 2, 3, 9, 10, 11, 12, 13, 14];
-        assert_eq!(tree.render(&keep), "int main ( ) { crash ( ) ; }");
-        let view = View::new(arena, &keep);
-        let of_kind = |k: Kind| -> Vec<NodeId> {
-            (0..arena.nodes.len() as NodeId)
-                .filter(|&n| arena.node(n).kind == k as u16)
-                .collect()
-        };
-        let blocks = of_kind(Kind::Block); // [inner, outer] in creation order
-        let (inner, outer) = (blocks[0], blocks[1]);
-        let if_stmt = of_kind(Kind::IfStmt)[0];
-        let expr = of_kind(Kind::Expr)[0];
-        let lists = of_kind(Kind::List);
-        let outer_list = lists[1];
-        // the `?` nodes: present but not live
-        for n in [outer, outer_list, if_stmt, expr] {
-            assert_eq!(
-                (view.present(n), view.live(n)),
-                (n != expr, false),
-                "node {n}"
-            );
-        }
-        assert!(view.live(inner));
-        // by the spec's `live` the root is dead too (its body block is); `anchor_of` stops at it anyway
-        assert!(!view.live(arena.root));
-        assert_eq!(view.anchor_of(inner), outer);
-        assert!(!view.can_replace(inner, if_stmt));
-    }
-}
+#[path = "perses_tests.rs"]
+mod tests;

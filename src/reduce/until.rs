@@ -22,6 +22,11 @@ impl<P: Policy> Until<P> {
         }
     }
 
+    /// The policy inside.
+    pub fn inner(&self) -> &P {
+        &self.inner
+    }
+
     /// Did the goal end the loop (rather than the inner policy)?
     pub fn reached(&self) -> bool {
         self.reached

@@ -59,6 +59,19 @@ impl ToyTree {
     pub fn all_units(&self) -> Vec<Unit> {
         (0..self.labels.len() as Unit).collect()
     }
+
+    /// The labels as the token texts of a source, one space apart.
+    pub fn tokens(&self) -> crate::tree::render::Tokens {
+        let mut src = Vec::new();
+        let mut spans = Vec::new();
+        for label in &self.labels {
+            let start = src.len() as u32;
+            src.extend_from_slice(label.as_bytes());
+            spans.push((start, src.len() as u32));
+            src.push(b' ');
+        }
+        crate::tree::render::Tokens::new(src, spans)
+    }
 }
 
 /// Builds toy trees top-down in the spec's creation order.
