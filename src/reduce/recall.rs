@@ -68,23 +68,11 @@ impl<'t> Recall<'t> {
 mod tests {
     use super::*;
 
-    fn tokens(words: &[&str]) -> Tokens {
-        let mut src = Vec::new();
-        let mut spans = Vec::new();
-        for w in words {
-            let start = src.len() as u32;
-            src.extend_from_slice(w.as_bytes());
-            spans.push((start, src.len() as u32));
-            src.push(b' ');
-        }
-        Tokens::new(src, spans)
-    }
-
     #[test]
     fn a_key_is_the_changed_text_not_the_token_numbers() {
         // x ; if ( c ) { y ; }   and, one round later with tokens renumbered, the same text
-        let a = tokens(&["x", ";", "if", "(", "c", ")", "{", "y", ";", "}"]);
-        let b = tokens(&["z", "x", ";", "if", "(", "c", ")", "{", "y", ";", "}"]);
+        let a = Tokens::from_words(&["x", ";", "if", "(", "c", ")", "{", "y", ";", "}"]);
+        let b = Tokens::from_words(&["z", "x", ";", "if", "(", "c", ")", "{", "y", ";", "}"]);
         let ra = Recall::new(&a, HashSet::new());
         let rb = Recall::new(&b, HashSet::new());
         let all_a: Vec<Unit> = (0..10).collect();

@@ -86,22 +86,10 @@ fn is_word(text: &[u8]) -> bool {
 mod tests {
     use super::*;
 
-    fn tokens(words: &[&str]) -> Tokens {
-        let mut src = Vec::new();
-        let mut spans = Vec::new();
-        for w in words {
-            let start = src.len() as u32;
-            src.extend_from_slice(w.as_bytes());
-            spans.push((start, src.len() as u32));
-            src.push(b' ');
-        }
-        Tokens::new(src, spans)
-    }
-
     #[test]
     fn deleting_a_declaration_still_used_orphans_its_name() {
         // int f ; int g ; g = f ;
-        let t = tokens(&["int", "f", ";", "int", "g", ";", "g", "=", "f", ";"]);
+        let t = Tokens::from_words(&["int", "f", ";", "int", "g", ";", "g", "=", "f", ";"]);
         let hints = NameHints::new(&t);
         let all: Vec<Unit> = (0..10).collect();
         // `int f ;`: f is used at 8 (and `int` at 3)

@@ -107,6 +107,19 @@ impl Tokens {
         }
     }
 
+    /// Tokens with these texts, one blank apart (for tests and toy trees).
+    pub fn from_words<S: AsRef<str>>(words: &[S]) -> Tokens {
+        let mut src = Vec::new();
+        let mut spans = Vec::new();
+        for w in words {
+            let start = src.len() as u32;
+            src.extend_from_slice(w.as_ref().as_bytes());
+            spans.push((start, src.len() as u32));
+            src.push(b' ');
+        }
+        Tokens::new(src, spans)
+    }
+
     pub fn with_rules(mut self, rules: TokenRules) -> Tokens {
         self.rules = rules;
         self

@@ -62,15 +62,7 @@ impl ToyTree {
 
     /// The labels as the token texts of a source, one space apart.
     pub fn tokens(&self) -> crate::tree::render::Tokens {
-        let mut src = Vec::new();
-        let mut spans = Vec::new();
-        for label in &self.labels {
-            let start = src.len() as u32;
-            src.extend_from_slice(label.as_bytes());
-            spans.push((start, src.len() as u32));
-            src.push(b' ');
-        }
-        crate::tree::render::Tokens::new(src, spans)
+        crate::tree::render::Tokens::from_words(&self.labels)
     }
 }
 
