@@ -15,6 +15,7 @@ use crate::reduce::recall::Recall;
 use crate::reduce::until::Until;
 use crate::reduce::{Only, Unit, reduce};
 use crate::tester::{self, TreeOracle};
+use crate::tree::render::Tokens;
 use crate::tree::ts::Reparse;
 
 /// Perses's replacements that failed, by [`Recall`] key, over the whole run.
@@ -25,6 +26,24 @@ pub(super) struct Recalled {
     full: bool,
     /// The last round skipped what failed before: its fixpoint is not yet a full one.
     skipped: bool,
+}
+
+impl Recalled {
+    /// What a round over `tokens` skips: every key that failed so far, or nothing in the run's
+    /// last check.
+    fn for_round<'t>(&mut self, tokens: &'t Tokens) -> Rc<Recall<'t>> {
+        let failed = match self.full {
+            true => HashSet::new(),
+            false => self.failed.clone(),
+        };
+        self.skipped = !failed.is_empty();
+        Rc::new(Recall::new(tokens, failed))
+    }
+
+    /// The keys of the replacements a round saw fail.
+    fn learn(&mut self, keys: Vec<u64>) {
+        self.failed.extend(keys);
+    }
 }
 
 impl Driver<'_> {
@@ -108,19 +127,12 @@ impl Driver<'_> {
                     (reduce(units, &mut oracle, &mut hdd), hdd.reached())
                 }
                 Deletion::Perses => {
-                    let failed = match self.recalled.full {
-                        true => HashSet::new(),
-                        false => self.recalled.failed.clone(),
-                    };
-                    self.recalled.skipped = !failed.is_empty();
-                    let recall = Rc::new(Recall::new(&parsed.tokens, failed));
                     let perses = Perses::new(&parsed.arena, Sweep::new)
                         .options(PersesOptions::tuned())
-                        .recall(recall);
+                        .recall(self.recalled.for_round(&parsed.tokens));
                     let mut perses = Until::new(perses, target);
                     let result = reduce(units, &mut oracle, &mut perses);
-                    let learned = perses.inner().failed_keys();
-                    self.recalled.failed.extend(learned);
+                    self.recalled.learn(perses.inner().failed_keys());
                     (result, perses.reached())
                 }
             };
