@@ -498,12 +498,12 @@ impl Replacements<'_, '_> {
             if !opt && outer.len() == inner.len() {
                 continue;
             }
-            let key = match &self.recall {
-                Some(recall) => recall.key(self.config, outer, inner),
-                None => 0,
-            };
-            if self.recall.as_ref().is_some_and(|r| r.failed_before(key)) {
-                continue;
+            let mut key = 0;
+            if let Some(recall) = &self.recall {
+                key = recall.key(self.config, outer, inner);
+                if recall.failed_before(key) {
+                    continue;
+                }
             }
             self.log
                 .borrow_mut()
