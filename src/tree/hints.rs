@@ -15,8 +15,12 @@ use crate::reduce::Unit;
 
 /// A deletion that removes no name's first occurrence (or only names that occur nowhere else).
 pub const PLAIN: u8 = 0;
-/// A deletion that removes the first present occurrence of a name still used outside it.
+/// A deletion that removes the first present occurrence of one name still used outside it; two
+/// such names or more are `2 * ORPHANS` (the more names it orphans, the surer it fails).
 pub const ORPHANS: u8 = 1;
+/// Added to the hint when the deletion also removes every present occurrence of a name whose
+/// first occurrence it holds: it takes a declaration with all its uses, which mostly succeeds.
+pub const SELF_CONTAINED: u8 = 4;
 
 /// Where each word of the tokens occurs.
 pub struct NameHints {
@@ -47,11 +51,14 @@ impl NameHints {
         NameHints { word, at }
     }
 
-    /// [`ORPHANS`] or [`PLAIN`] for deleting `delta` (sorted) from `config` (sorted).
+    /// The hint for deleting `delta` (sorted) from `config` (sorted): [`PLAIN`], or how many
+    /// names it orphans (one or two and more, as multiples of [`ORPHANS`]), plus
+    /// [`SELF_CONTAINED`] if it holds some name's every occurrence.
     pub fn hint(&self, config: &[Unit], delta: &[Unit]) -> u8 {
         let present = |t: &Unit| config.binary_search(t).is_ok();
         let deleted = |t: &Unit| delta.binary_search(t).is_ok();
         let mut seen: Vec<u32> = Vec::new();
+        let (mut orphans, mut whole) = (0u8, false);
         for &t in delta {
             let Some(&w) = self.word.get(t as usize).filter(|&&w| w != u32::MAX) else {
                 continue;
@@ -61,15 +68,17 @@ impl NameHints {
             }
             seen.push(w);
             let mut occurrences = self.at[w as usize].iter().filter(|t| present(t));
-            let first_deleted = occurrences.next().is_some_and(deleted);
-            if first_deleted && occurrences.any(|t| !deleted(t)) {
-                return ORPHANS;
+            if occurrences.next().is_some_and(deleted) {
+                match occurrences.any(|t| !deleted(t)) {
+                    true => orphans += 1,
+                    false => whole = true,
+                }
             }
-            if seen.len() >= 64 {
-                break; // a large deletion: its first names say enough
+            if (orphans >= 2 && whole) || seen.len() >= 64 {
+                break; // nothing more to learn, or a large deletion: its first names say enough
             }
         }
-        PLAIN
+        orphans.min(2) * ORPHANS + u8::from(whole) * SELF_CONTAINED
     }
 }
 
@@ -92,14 +101,17 @@ mod tests {
         let t = Tokens::from_words(&["int", "f", ";", "int", "g", ";", "g", "=", "f", ";"]);
         let hints = NameHints::new(&t);
         let all: Vec<Unit> = (0..10).collect();
-        // `int f ;`: f is used at 8 (and `int` at 3)
-        assert_eq!(hints.hint(&all, &[0, 1, 2]), ORPHANS);
-        // the use `g = f ;` orphans nothing
+        // `int f ;`: f is used at 8, and `int` at 3: two names
+        assert_eq!(hints.hint(&all, &[0, 1, 2]), 2 * ORPHANS);
+        // `f ;`: one
+        assert_eq!(hints.hint(&all, &[1, 2]), ORPHANS);
+        // the use `g = f ;` orphans nothing and declares nothing
         assert_eq!(hints.hint(&all, &[6, 7, 8, 9]), PLAIN);
-        // with the use gone, `int g ;` orphans nothing: g's other occurrence is not present
+        // with the use gone, `int g ;` orphans only `int`, and holds all of g
         let rest: Vec<Unit> = (0..6).collect();
-        assert_eq!(hints.hint(&rest, &[3, 4, 5]), PLAIN);
-        // deleting f's declaration with its use orphans nothing either
-        assert_eq!(hints.hint(&all, &[1, 8]), PLAIN);
+        assert_eq!(hints.hint(&rest, &[3, 4, 5]), SELF_CONTAINED);
+        assert_eq!(hints.hint(&rest, &[0, 1, 2]), ORPHANS + SELF_CONTAINED);
+        // deleting f's declaration with its use orphans nothing: it holds all of f
+        assert_eq!(hints.hint(&all, &[1, 8]), SELF_CONTAINED);
     }
 }
