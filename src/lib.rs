@@ -32,5 +32,6 @@ pub mod stats;
 pub mod stdin;
 pub mod tempdirs;
 pub mod tester;
+pub mod throttle;
 pub mod trace;
 pub mod tree;

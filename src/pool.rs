@@ -15,6 +15,7 @@ use crate::oracle::{Outcome, ScriptConfig, ScriptOracle};
 use crate::prefilter::{Check, Checker};
 use crate::reaper;
 use crate::tempdirs::{self, RunDir};
+use crate::throttle::Throttle;
 
 pub type Ticket = u64;
 
@@ -71,6 +72,8 @@ pub struct Pool {
     frame: Option<Arc<Frame>>,
     /// With a launcher: the name prefix of every job of this run (cancelled on drop).
     job_prefix: Option<String>,
+    /// With local tests above the CPU count: how many may run now (see `throttle.rs`).
+    throttle: Option<Throttle>,
     /// The run's locked temp directory holding the workers' directories; removed last.
     _run_dir: RunDir,
 }
@@ -93,12 +96,24 @@ impl Pool {
             timeout: cfg.timeout,
             frame: None,
             job_prefix: cfg.launcher.as_ref().map(|l| l.prefix().to_string()),
+            throttle: match cfg.launcher {
+                None => Throttle::for_local(n.max(1)),
+                Some(_) => None,
+            },
             _run_dir: run_dir,
         })
     }
 
     pub fn width(&self) -> usize {
         self.workers.len()
+    }
+
+    /// How many tests may run now: the width, or fewer while local tests saturate the CPUs.
+    pub fn room(&mut self) -> usize {
+        let width = self.width();
+        self.throttle
+            .as_mut()
+            .map_or(width, |t| t.room().min(width))
     }
 
     pub fn set_timeout(&mut self, timeout: Duration) {

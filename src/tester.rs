@@ -172,6 +172,10 @@ impl Tester {
         self.pool.width()
     }
 
+    pub fn room(&mut self) -> usize {
+        self.pool.room()
+    }
+
     pub fn stopped(&self) -> bool {
         self.stop.is_some() || crate::signal::interrupted()
     }
@@ -632,6 +636,10 @@ macro_rules! ticket_methods {
     () => {
         fn width(&self) -> usize {
             self.tester.width()
+        }
+
+        fn room(&mut self) -> usize {
+            self.tester.room()
         }
 
         fn finish_one(&mut self) -> Option<(Ticket, Option<Verdict>)> {

@@ -347,8 +347,8 @@ impl<'p> Chain<'p> {
         root.cands.len() > i
     }
 
-    /// Starts tests on the most probable next candidates until `width` run, the current one
-    /// (`k` of the real pass) first.
+    /// Starts tests on the most probable next candidates until `width` run (or the oracle's
+    /// smaller room), the current one (`k` of the real pass) first.
     fn fill(&mut self, k: usize, live: &mut Deltas<'_>, oracle: &mut dyn Oracle) -> Plan {
         if !self.pull_root(k, live) {
             return Plan::Exhausted;
@@ -361,6 +361,8 @@ impl<'p> Chain<'p> {
             4 * self.width + 16
         };
         let mut visited = Vec::new();
+        // how many may run now: the width, or fewer while the machine is saturated
+        let room = oracle.room().clamp(1, self.width);
         while let Some(item) = frontier.heap.pop() {
             if budget == 0 {
                 break;
@@ -368,7 +370,7 @@ impl<'p> Chain<'p> {
             budget -= 1;
             let current = item.path.is_empty() && item.index == k;
             let in_root = item.path.is_empty() && self.pull_root(item.index, live);
-            let full = self.running.len() >= self.width;
+            let full = self.running.len() >= room;
             let Some(node) = node_at(&mut self.root, &item.path) else {
                 continue;
             };

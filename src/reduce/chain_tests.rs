@@ -162,3 +162,35 @@ fn a_recall_of_failed_replacements_gives_every_width_the_same_round() {
         "{recalled} of 20 first rounds rejected a replacement"
     );
 }
+
+#[test]
+fn a_room_that_changes_under_the_loop_changes_neither_commits_nor_the_bound() {
+    // a throttle may give fewer slots than the width, differently from one plan to the next
+    for seed in 0..20u64 {
+        let full = 30;
+        let units: Vec<Unit> = (0..full as Unit).collect();
+        let judge = |c: &[Unit]| chaotic(c, full, seed);
+        let serial = run(1, seed, units.clone(), judge, &mut Sweep::new());
+        for width in [2, 5, 16] {
+            let mut oracle = ShuffledOracle::new(judge, width, seed + 11);
+            oracle.vary_room = true;
+            let result = reduce(units.clone(), &mut oracle, &mut Ddmin);
+            let plain = reduce(
+                units.clone(),
+                &mut super::super::FnOracle(judge),
+                &mut Ddmin,
+            );
+            assert_eq!(result, plain, "ddmin -j{width} seed {seed}");
+            assert_eq!(oracle.over_room, 0, "a test started beyond the room");
+            let mut oracle = ShuffledOracle::new(judge, width, seed + 13);
+            oracle.vary_room = true;
+            let result = reduce(units.clone(), &mut oracle, &mut Sweep::new());
+            assert_eq!(
+                (&result, &oracle.committed),
+                (&serial.0, &serial.1),
+                "sweep -j{width} seed {seed}"
+            );
+            assert_eq!(oracle.over_room, 0, "a test started beyond the room");
+        }
+    }
+}

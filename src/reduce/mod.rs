@@ -83,6 +83,12 @@ pub trait Oracle {
         1
     }
 
+    /// How many tests may run now, at most [`Oracle::width`]: fewer while the machine is
+    /// saturated (`throttle.rs`). It never changes what the loop commits.
+    fn room(&mut self) -> usize {
+        self.width()
+    }
+
     /// Starts testing `candidate` under `ticket`. `parent` is the ticket of the candidate whose
     /// commit this one assumes (a speculative success), `None` for the current configuration.
     fn start(&mut self, _ticket: Ticket, _parent: Option<Ticket>, candidate: &[Unit]) -> Started {

@@ -1,6 +1,7 @@
 //! An in-process stand-in for a pool of workers, for testing the speculation: a closure judges
 //! each candidate, tests "run" `width` at a time and finish in a seeded random order, some report
-//! an unknown verdict (as a lost or cancelled run would), and every commit is recorded.
+//! an unknown verdict (as a lost or cancelled run would), and every commit is recorded. With
+//! `vary_room`, the room for tests changes at random, as under a CPU throttle.
 
 use std::collections::HashSet;
 
@@ -18,6 +19,11 @@ pub struct ShuffledOracle<F> {
     pub calls: u64,
     /// The most tests that ran at once.
     pub peak: usize,
+    /// Answer [`Oracle::room`] at random between 1 and the width.
+    pub vary_room: bool,
+    /// Tests started while more than the last room given already ran.
+    pub over_room: usize,
+    room: usize,
 }
 
 impl<F: FnMut(&[Unit]) -> bool> ShuffledOracle<F> {
@@ -31,6 +37,9 @@ impl<F: FnMut(&[Unit]) -> bool> ShuffledOracle<F> {
             committed: Vec::new(),
             calls: 0,
             peak: 0,
+            vary_room: false,
+            over_room: 0,
+            room: width.max(1),
         }
     }
 
@@ -53,8 +62,16 @@ impl<F: FnMut(&[Unit]) -> bool> Oracle for ShuffledOracle<F> {
         self.width
     }
 
+    fn room(&mut self) -> usize {
+        if self.vary_room {
+            self.room = 1 + self.random(self.width);
+        }
+        self.room
+    }
+
     fn start(&mut self, ticket: Ticket, _parent: Option<Ticket>, candidate: &[Unit]) -> Started {
         assert!(self.running.len() < self.width, "more tests than workers");
+        self.over_room += usize::from(self.running.len() >= self.room);
         let verdict = self.test(candidate);
         if self.width > 1 && self.random(8) == 0 {
             return Started::Known(verdict); // as from a cache
