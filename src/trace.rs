@@ -9,8 +9,12 @@
 //! - `X ticket`: the chain cancelled it (a misprediction);
 //! - `C ticket`: the serial chain decided that ticket (in the order `-j1` decides): a ticket
 //!   decided without an `S` was answered by the cache or the prefilter on the feeding thread;
-//! - `V ticket verdict odds`: with `-j` above 1, the verdict the chain used for that decision
-//!   (`1` interesting) and the success odds its model gave the candidate then.
+//! - `V ticket verdict odds hint kind index removed twin`: with `-j` above 1, the verdict the
+//!   chain used for that decision (`1` interesting), the success odds its model gave the
+//!   candidate then, and the context they came from (`reduce/odds.rs`): the text's hint, the
+//!   kind of pass (a number per run), the candidate's index in its pass, how many units it
+//!   removes, and its twin's verdict (0 unknown, 1 failed, 2 succeeded);
+//! - `R room busy`: the CPU throttle's new room and the CPUs' busy share (`throttle.rs`).
 //!
 //! `bench/chain_trace.py FILE` sums it up per pass. Without the variable nothing is written
 //! and an event costs one check of a `OnceLock`.

@@ -285,7 +285,10 @@ impl<'p> Chain<'p> {
                 if crate::trace::enabled() {
                     let odds = self.odds.success(kind, k, removed, twin, hint);
                     let yes = u8::from(verdict == Verdict::Interesting);
-                    let what = format_args!("{} {yes} {odds:.4} {hint}", cand.ticket);
+                    let t = cand.ticket;
+                    let twin = twin as u8;
+                    let what =
+                        format_args!("{t} {yes} {odds:.4} {hint} {kind} {k} {removed} {twin}");
                     crate::trace::event('V', what);
                 }
                 self.odds.record(kind, k, removed, twin, hint, verdict);

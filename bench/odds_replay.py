@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Replays the speculation's odds model on a trace, to try a change to it without a run.
+
+    bench/odds_replay.py [--decay D] [--prior P] [--no-hint] [--no-size] TRACE...
+
+TRACE is a `REDUCE_TRACE=FILE reduce -jN ...` timeline (see src/trace.rs) whose `V` events
+carry their context: `V ticket verdict odds hint kind index removed twin`. This is a copy of
+`Odds` in src/reduce/odds.rs (keep the two in step): smoothed success rates per context,
+decayed per decision, a coarse context (without the size) as the prior of the fine one. It
+replays every decision in order and prints the log loss (nats) of the odds the run logged, of
+this copy with the run's settings (equal to the logged one when the copy is faithful), and of
+the variant the options ask for, in total and for the kinds of pass that lose the most. Lower is
+sharper; `bench/chain_bound.py` turns odds into the speedup an ideal planner gets from them.
+"""
+
+import collections
+import math
+import re
+import sys
+
+DECAY, PRIOR, FIRST_GUESS = 0.9, 4.0, 0.1
+
+
+def load(path):
+    phase, rows = "", []
+    with open(path) as f:
+        for line in f:
+            f = line.split()
+            if len(f) > 2 and f[1] == "P":
+                phase = re.sub(r"[#0-9,]+", "N", f[2])[:48]
+            elif len(f) > 9 and f[1] == "V":
+                y, p, hint, kind, index, removed, twin = f[3:10]
+                rows.append(
+                    dict(y=int(y), logged=float(p), hint=int(hint), kind=int(kind),
+                         index=int(index), removed=int(removed), twin=int(twin), phase=phase)
+                )
+    return rows
+
+
+def contexts(r, hint=True, size=True):
+    place, bits = min(r["index"], 2), r["removed"].bit_length()
+    h = r["hint"] if hint else 0
+    coarse = (r["kind"], place, r["twin"], h, 255)
+    return [coarse, (r["kind"], place, r["twin"], h, bits if size else 255)]
+
+
+def replay(rows, decay=DECAY, prior=PRIOR, **ctx):
+    by, overall, odds = {}, [0.0, 0.0], []
+    for r in rows:
+        p = (overall[0] + FIRST_GUESS) / (overall[1] + 1.0)
+        cs = contexts(r, **ctx)
+        for c in cs:
+            s, n = by.get(c, (0.0, 0.0))
+            p = (s + prior * p) / (n + prior)
+        odds.append(min(max(p, 0.005), 0.995))
+        y = r["y"]
+        for c in dict.fromkeys(cs):
+            s, n = by.get(c, (0.0, 0.0))
+            by[c] = (s * decay + y, n * decay + 1.0)
+        overall = [overall[0] * decay + y, overall[1] * decay + 1.0]
+    return odds
+
+
+def loss(y, p):
+    return -math.log(p if y else 1.0 - p)
+
+
+def main():
+    args, opts = [], dict(decay=DECAY, prior=PRIOR)
+    it = iter(sys.argv[1:])
+    for a in it:
+        if a == "--decay":
+            opts["decay"] = float(next(it))
+        elif a == "--prior":
+            opts["prior"] = float(next(it))
+        elif a == "--no-hint":
+            opts["hint"] = False
+        elif a == "--no-size":
+            opts["size"] = False
+        else:
+            args.append(a)
+    if not args:
+        sys.exit(__doc__)
+    for path in args:
+        rows = load(path)
+        if not rows:
+            print(f"{path}: no V events with their context (an older trace?)")
+            continue
+        copy, variant = replay(rows), replay(rows, **opts)
+        total = lambda ps: sum(loss(r["y"], p) for r, p in zip(rows, ps))
+        logged = sum(loss(r["y"], r["logged"]) for r in rows)
+        print(f"{path}: {len(rows)} decisions, {sum(r['y'] for r in rows)} successes")
+        print(f"  log loss: logged {logged:.1f}, replayed {total(copy):.1f}, variant {total(variant):.1f}")
+        per = collections.defaultdict(lambda: [0, 0, 0.0, 0.0])
+        for r, a, b in zip(rows, copy, variant):
+            e = per[r["phase"]]
+            e[0] += 1
+            e[1] += r["y"]
+            e[2] += loss(r["y"], a)
+            e[3] += loss(r["y"], b)
+        print(f"  {'pass':48} {'n':>5} {'succ':>5} {'loss':>7} {'variant':>7}")
+        for phase, (n, s, a, b) in sorted(per.items(), key=lambda kv: -kv[1][2])[:8]:
+            print(f"  {phase:48} {n:5} {s:5} {a:7.1f} {b:7.1f}")
+
+
+if __name__ == "__main__":
+    main()
