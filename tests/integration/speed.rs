@@ -240,3 +240,79 @@ fn the_trace_has_one_start_and_one_end_per_test_run() {
     assert!(of("P").iter().any(|p| p.starts_with("perses")), "{text}");
     assert!(events.windows(2).all(|w| w[0].0 <= w[1].0), "in time order");
 }
+
+/// With local tests that compute and `-j` well above the CPU count, the CPUs saturate and the
+/// throttle (src/throttle.rs) gives up slots: the trace's `R` events show a room below `-j`.
+/// The result is the one the test allows, as at any `-j`.
+#[test]
+fn tests_that_saturate_the_cpus_get_fewer_slots_than_j() {
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if cpus > 16 {
+        eprintln!(
+            "skipped: {cpus} CPUs would need {} busy tests at once",
+            4 * cpus
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("input.txt");
+    let lines: Vec<String> = (0..60)
+        .map(|i| {
+            if i == 37 {
+                "keep".into()
+            } else {
+                format!("line {i}")
+            }
+        })
+        .collect();
+    std::fs::write(&input, lines.join("\n") + "\n").unwrap();
+    // each test burns 60 ms of CPU, whatever its verdict
+    let test = dir.path().join("burn.sh");
+    std::fs::write(
+        &test,
+        "#!/bin/sh\npython3 -c 'import time\nend = time.process_time() + 0.06\nwhile time.process_time() < end: pass'\ngrep -qx keep \"$1\"\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&test, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let (trace, out) = (dir.path().join("trace"), dir.path().join("out"));
+    let j = (4 * cpus).to_string();
+    let status = Command::new(crate::util::reduce_bin())
+        .env("REDUCE_TRACE", &trace)
+        .env("XDG_CACHE_HOME", dir.path().join("cache"))
+        .args([
+            "-q",
+            "--algo",
+            "ddmin",
+            "--no-persistent-cache",
+            "-j",
+            &j,
+            "--temp-dir",
+        ])
+        .arg(dir.path())
+        .arg("--test")
+        .arg(&test)
+        .arg("-o")
+        .arg(&out)
+        .arg(&input)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "keep\n");
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let rooms: Vec<usize> = text
+        .lines()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split(' ').collect();
+            (f.get(1) == Some(&"R")).then(|| f[2].parse().unwrap())
+        })
+        .collect();
+    assert!(!rooms.is_empty(), "no throttle sample in a run of -j{j}");
+    assert!(
+        rooms.iter().any(|&r| r < 4 * cpus),
+        "the room never fell below -j{j}: {rooms:?}"
+    );
+    assert!(
+        rooms.iter().all(|&r| r >= cpus),
+        "below the CPU count: {rooms:?}"
+    );
+}
