@@ -2,6 +2,8 @@
 //! with `REDUCE_TRACE=FILE` in the environment, one line per event goes to FILE,
 //! `SECONDS EVENT WHAT`:
 //!
+//! - `B units`: a call of the loop (`reduce::reduce`) begins, on that many units: the chain
+//!   looks ahead within a call, so its first candidate was not predicted;
 //! - `P phase`: a pass (its progress phase) begins;
 //! - `S ticket`: a test of that ticket started (a worker took it; the workers' prefilter may
 //!   still skip it, then its `D` follows within milliseconds);

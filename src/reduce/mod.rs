@@ -231,6 +231,7 @@ pub fn subtract(config: &[Unit], delta: &[Unit]) -> Vec<Unit> {
 pub fn reduce(units: Vec<Unit>, oracle: &mut dyn Oracle, policy: &mut dyn Policy) -> Vec<Unit> {
     let mut config = units;
     let mut chain = chain::Chain::new(oracle.width());
+    crate::trace::event('B', config.len());
     loop {
         oracle.on_pass(&policy.phase());
         let reduced = pass(&config, oracle, policy, &mut chain);
