@@ -630,64 +630,9 @@ impl Tester {
     }
 }
 
-/// The parallel methods every adapter over the [`Tester`] shares: tickets map straight to the
-/// tester's.
-macro_rules! ticket_methods {
-    () => {
-        fn width(&self) -> usize {
-            self.tester.width()
-        }
-
-        fn room(&mut self) -> usize {
-            self.tester.room()
-        }
-
-        fn finish_one(&mut self) -> Option<(Ticket, Option<Verdict>)> {
-            self.tester
-                .next_done()
-                .map(|(t, v)| (t, v.map(Verdict::from_bool)))
-        }
-
-        fn finished(&mut self) -> Option<(Ticket, Option<Verdict>)> {
-            self.tester
-                .done_now()
-                .map(|(t, v)| (t, v.map(Verdict::from_bool)))
-        }
-
-        fn cancel(&mut self, tickets: &[Ticket]) {
-            self.tester.cancel(tickets);
-        }
-
-        fn charge(&mut self, ticket: Ticket) -> bool {
-            self.tester.charge(ticket)
-        }
-
-        fn on_left(&mut self, left: Option<usize>) {
-            self.tester.progress.set_left(left);
-        }
-    };
-}
-pub(crate) use ticket_methods;
-
-/// The parallel half of a unit-level adapter: [`ticket_methods`], and a start that skips what
-/// `prepare` already knows (counted as pruned).
-macro_rules! parallel_oracle_methods {
-    () => {
-        ticket_methods!();
-
-        fn start(&mut self, ticket: Ticket, parent: Option<Ticket>, candidate: &[Unit]) -> Started {
-            if let Some(known) = self.prepare(ticket, parent, candidate) {
-                self.tester.prune(ticket);
-                return Started::Known(known);
-            }
-            self.tester.started(ticket, &self.buf)
-        }
-
-        fn on_pass(&mut self, phase: &str) {
-            self.tester.progress.set_phase(phase);
-        }
-    };
-}
+#[macro_use]
+mod methods;
+pub(crate) use methods::ticket_methods;
 
 mod adapters;
 pub use adapters::{PREFILTER_MAX_BYTES, SegmentsOracle, TreeOracle};
