@@ -266,11 +266,15 @@ fn tests_that_saturate_the_cpus_get_fewer_slots_than_j() {
         })
         .collect();
     std::fs::write(&input, lines.join("\n") + "\n").unwrap();
-    // each test burns 60 ms of CPU, whatever its verdict
+    // each test burns 30 ms of CPU per CPU, whatever its verdict: enough work for several of
+    // the throttle's samples on any number of CPUs
+    let burn = 0.03 * cpus as f64;
     let test = dir.path().join("burn.sh");
     std::fs::write(
         &test,
-        "#!/bin/sh\npython3 -c 'import time\nend = time.process_time() + 0.06\nwhile time.process_time() < end: pass'\ngrep -qx keep \"$1\"\n",
+        format!(
+            "#!/bin/sh\npython3 -c 'import time\nend = time.process_time() + {burn}\nwhile time.process_time() < end: pass'\ngrep -qx keep \"$1\"\n"
+        ),
     )
     .unwrap();
     std::fs::set_permissions(&test, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
