@@ -54,7 +54,7 @@ def replay(rows, decay=DECAY, prior=PRIOR, **ctx):
             p = (s + prior * p) / (n + prior)
         odds.append(min(max(p, 0.005), 0.995))
         y = r["y"]
-        for c in dict.fromkeys(cs):
+        for c in cs:
             s, n = by.get(c, (0.0, 0.0))
             by[c] = (s * decay + y, n * decay + 1.0)
         overall = [overall[0] * decay + y, overall[1] * decay + 1.0]

@@ -16,7 +16,8 @@
 //!   candidate then, and the context they came from (`reduce/odds.rs`): the text's hint, the
 //!   kind of pass (a number per run), the candidate's index in its pass, how many units it
 //!   removes, and its twin's verdict (0 unknown, 1 failed, 2 succeeded);
-//! - `R room busy`: the CPU throttle's new room and the CPUs' busy share (`throttle.rs`).
+//! - `R room busy`: each CPU sample of the throttle (`throttle.rs`): the room it leaves and
+//!   the CPUs' busy share since the last sample.
 //!
 //! `bench/chain_trace.py FILE` sums it up per pass. Without the variable nothing is written
 //! and an event costs one check of a `OnceLock`.
