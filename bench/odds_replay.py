@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """Replays the speculation's odds model on a trace, to try a change to it without a run.
 
-    bench/odds_replay.py [--decay D] [--prior P] [--no-hint] [--no-size] TRACE...
+    bench/odds_replay.py [--decay D] [--prior P] [--no-hint] [--no-size] [--no-edges]
+                         [--edge-rate R] TRACE...
 
 TRACE is a `REDUCE_TRACE=FILE reduce -jN ...` timeline (see src/trace.rs) whose `V` events
-carry their context: `V ticket verdict odds hint kind index removed twin`. This is a copy of
-`Odds` in src/reduce/odds.rs (keep the two in step): smoothed success rates per context,
-decayed per decision, a coarse context (without the size) as the prior of the fine one. It
+carry their context: `V ticket verdict odds names kind index removed twin w0 w1 w2 w3` (the
+four edge words in hex; older traces lack them). This is a copy of `Odds` in
+src/reduce/odds.rs (keep the two in step): smoothed success rates per context, decayed per
+decision, a coarse context (without the size) as the prior of the fine one, then corrected by
+the texts at the deletion's edges (online logistic regression on the rates' log-odds). It
 replays every decision in order and prints the log loss (nats) of the odds the run logged, of
 this copy with the run's settings (equal to the logged one when the copy is faithful), and of
 the variant the options ask for, in total and for the kinds of pass that lose the most. Lower is
@@ -19,6 +22,7 @@ import re
 import sys
 
 DECAY, PRIOR, FIRST_GUESS = 0.9, 4.0, 0.1
+EDGE_RATE, SCALE_RATE, MAX_EDGES, LOW, HIGH = 0.2, 0.02, 1 << 16, 0.005, 0.995
 
 
 def load(path):
@@ -30,9 +34,11 @@ def load(path):
                 phase = re.sub(r"[#0-9,]+", "N", f[2])[:48]
             elif len(f) > 9 and f[1] == "V":
                 y, p, hint, kind, index, removed, twin = f[3:10]
+                words = [int(w, 16) for w in f[10:14]]
                 rows.append(
                     dict(y=int(y), logged=float(p), hint=int(hint), kind=int(kind),
-                         index=int(index), removed=int(removed), twin=int(twin), phase=phase)
+                         index=int(index), removed=int(removed), twin=int(twin), phase=phase,
+                         words=words)
                 )
     return rows
 
@@ -44,16 +50,34 @@ def contexts(r, hint=True, size=True):
     return [coarse, (r["kind"], place, r["twin"], h, bits if size else 255)]
 
 
-def replay(rows, decay=DECAY, prior=PRIOR, **ctx):
+def logit(p):
+    return math.log(p / (1.0 - p))
+
+
+def sigmoid(z):
+    return 1.0 / (1.0 + math.exp(-z)) if z > -700 else 0.0
+
+
+def replay(rows, decay=DECAY, prior=PRIOR, edges=True, edge_rate=EDGE_RATE, **ctx):
     by, overall, odds = {}, [0.0, 0.0], []
+    by_edge, scale = {}, 0.0
     for r in rows:
         p = (overall[0] + FIRST_GUESS) / (overall[1] + 1.0)
         cs = contexts(r, **ctx)
         for c in cs:
             s, n = by.get(c, (0.0, 0.0))
             p = (s + prior * p) / (n + prior)
-        odds.append(min(max(p, 0.005), 0.995))
+        p = min(max(p, LOW), HIGH)
+        keys = [(i, w) for i, w in enumerate(r["words"]) if w] if edges else []
+        z = (1.0 + scale) * logit(p) + sum(by_edge.get(k, 0.0) for k in keys)
+        odds.append(min(max(sigmoid(z), LOW), HIGH))
         y = r["y"]
+        error = y - sigmoid(z)
+        if len(by_edge) >= MAX_EDGES:
+            by_edge.clear()
+        for k in keys:
+            by_edge[k] = by_edge.get(k, 0.0) + edge_rate * error
+        scale += SCALE_RATE * error * logit(p)
         for c in cs:
             s, n = by.get(c, (0.0, 0.0))
             by[c] = (s * decay + y, n * decay + 1.0)
@@ -77,6 +101,10 @@ def main():
             opts["hint"] = False
         elif a == "--no-size":
             opts["size"] = False
+        elif a == "--no-edges":
+            opts["edges"] = False
+        elif a == "--edge-rate":
+            opts["edge_rate"] = float(next(it))
         else:
             args.append(a)
     if not args:

@@ -20,7 +20,7 @@ use std::path::Path;
 
 use reduce::reduce::ddmin::Sweep;
 use reduce::reduce::perses::{ClearDone, Perses, PersesOptions};
-use reduce::reduce::{Oracle, Started, Ticket, Unit, Verdict, reduce};
+use reduce::reduce::{Hint, Oracle, Started, Ticket, Unit, Verdict, reduce};
 use reduce::tree::grammar::Grammar;
 use reduce::tree::hints::NameHints;
 use reduce::tree::render::Tokens;
@@ -125,8 +125,9 @@ impl Sim<'_> {
 }
 
 impl Oracle for Sim<'_> {
-    fn hint(&mut self, config: &[Unit], delta: &[Unit]) -> u8 {
-        self.names.as_ref().map_or(0, |n| n.hint(config, delta))
+    fn hint(&mut self, config: &[Unit], delta: &[Unit]) -> Hint {
+        let names = self.names.as_ref();
+        names.map_or_else(Hint::default, |n| n.hint(config, delta))
     }
 
     fn test(&mut self, c: &[Unit]) -> Verdict {

@@ -11,11 +11,12 @@
 //! - `X ticket`: the chain cancelled it (a misprediction);
 //! - `C ticket`: the serial chain decided that ticket (in the order `-j1` decides): a ticket
 //!   decided without an `S` was answered by the cache or the prefilter on the feeding thread;
-//! - `V ticket verdict odds hint kind index removed twin`: with `-j` above 1, the verdict the
-//!   chain used for that decision (`1` interesting), the success odds its model gave the
-//!   candidate then, and the context they came from (`reduce/odds.rs`): the text's hint, the
-//!   kind of pass (a number per run), the candidate's index in its pass, how many units it
-//!   removes, and its twin's verdict (0 unknown, 1 failed, 2 succeeded);
+//! - `V ticket verdict odds names kind index removed twin w0 w1 w2 w3`: with `-j` above 1,
+//!   the verdict the chain used for that decision (`1` interesting), the success odds its
+//!   model gave the candidate then, and what they came from (`reduce/odds.rs`): the hint's
+//!   names, the kind of pass (a number per run), the candidate's index in its pass, how many
+//!   units it removes, its twin's verdict (0 unknown, 1 failed, 2 succeeded), and the hashes
+//!   (hex) of the hint's four edge texts (0: none);
 //! - `R room busy`: each CPU sample of the throttle (`throttle.rs`): the room it leaves and
 //!   the CPUs' busy share since the last sample.
 //!

@@ -15,8 +15,8 @@
 
 use std::collections::{BinaryHeap, HashMap, HashSet};
 
-use super::odds::{Learned, Odds, Twins, delta_key};
-use super::{Deltas, Oracle, Policy, Started, Ticket, Unit, Verdict, new_ticket, subtract};
+use super::odds::{Learned, Odds, Traits, Twins, delta_key};
+use super::{Deltas, Hint, Oracle, Policy, Started, Ticket, Unit, Verdict, new_ticket, subtract};
 
 /// A success branch is not built past this index of a pass (replaying further costs too much).
 const MAX_BRANCH_INDEX: usize = 4096;
@@ -33,7 +33,7 @@ struct Cand {
     /// What it removes, with `-j` above 1 (for the oracle's hint).
     removed: Vec<Unit>,
     /// The oracle's hint for the odds ([`Oracle::hint`]), once asked.
-    hint: Option<u8>,
+    hint: Option<Hint>,
 }
 
 /// A pass, real (the root) or hypothetical.
@@ -282,16 +282,25 @@ impl<'p> Chain<'p> {
                 let removed = root.config.len() - cand.candidate.len();
                 let twin = self.twins.of(cand.ticket, cand.delta);
                 let hint = cand.hint.unwrap_or_default();
+                let traits = Traits {
+                    kind,
+                    index: k,
+                    removed,
+                    twin,
+                    hint,
+                };
                 if crate::trace::enabled() {
-                    let odds = self.odds.success(kind, k, removed, twin, hint);
+                    let odds = self.odds.success(&traits);
                     let yes = u8::from(verdict == Verdict::Interesting);
-                    let t = cand.ticket;
-                    let twin = twin as u8;
-                    let what =
-                        format_args!("{t} {yes} {odds:.4} {hint} {kind} {k} {removed} {twin}");
+                    let (t, twin, names) = (cand.ticket, twin as u8, hint.names);
+                    let [w0, w1, w2, w3] = hint.words;
+                    let what = format_args!(
+                        "{t} {yes} {odds:.4} {names} {kind} {k} {removed} {twin} \
+                         {w0:x} {w1:x} {w2:x} {w3:x}"
+                    );
                     crate::trace::event('V', what);
                 }
-                self.odds.record(kind, k, removed, twin, hint, verdict);
+                self.odds.record(&traits, verdict);
                 return Some(verdict);
             }
             if planned {
@@ -387,7 +396,7 @@ impl<'p> Chain<'p> {
             let cand = &mut node.cands[item.index];
             let hint = match (cand.hint, self.width) {
                 (Some(hint), _) => hint,
-                (None, 1) => 0,
+                (None, 1) => Hint::default(),
                 (None, _) => *cand.hint.insert(oracle.hint(&node.config, &cand.removed)),
             };
             let (ticket, origin, delta) = (cand.ticket, node.origin, cand.delta);
@@ -396,7 +405,14 @@ impl<'p> Chain<'p> {
                 .get_or_insert_with(|| pass_kind(node.base.as_deref(), &mut self.kinds));
             let removed = node.config.len() - node.cands[item.index].candidate.len();
             let twin = self.twins.of(ticket, delta);
-            let p = self.odds.success(kind, item.index, removed, twin, hint);
+            let index = item.index;
+            let p = self.odds.success(&Traits {
+                kind,
+                index,
+                removed,
+                twin,
+                hint,
+            });
             let state = match ticket_state(&self.verdicts, &self.running, ticket) {
                 Err(()) => continue, // cancelled, not yet reported: may start once it has
                 Ok(Some(state)) => state,

@@ -120,11 +120,23 @@ pub trait Oracle {
     /// The candidate of `ticket` is committed: it is the new current configuration.
     fn commit(&mut self, _ticket: Ticket, _candidate: &[Unit]) {}
 
-    /// A small category of the deletion of `delta` from `config` for the speculation's odds
-    /// (see `tree/hints.rs`); it never changes a verdict. 0 when the oracle knows nothing.
-    fn hint(&mut self, _config: &[Unit], _delta: &[Unit]) -> u8 {
-        0
+    /// What the text says about deleting `delta` from `config`, for the speculation's odds
+    /// (see `tree/hints.rs`); it never changes a verdict. The default when the oracle knows
+    /// nothing.
+    fn hint(&mut self, _config: &[Unit], _delta: &[Unit]) -> Hint {
+        Hint::default()
     }
+}
+
+/// What an oracle can tell about a deletion from the text alone, before any test: the odds
+/// (`odds.rs`) learn how much each part says, per run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Hint {
+    /// How the deletion treats the names it holds (`tree/hints.rs`): a small category.
+    pub names: u8,
+    /// Hashes of four token texts: the first and last deleted tokens, and the present tokens
+    /// just before and after the deletion (0: none, or unknown).
+    pub words: [u64; 4],
 }
 
 /// Wraps a closure as an [`Oracle`]; used by the tests and the spec's vectors.

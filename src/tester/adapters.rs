@@ -7,7 +7,7 @@ use crate::prefilter::{Baseline, Check, MakeChecker, Shared};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use crate::reduce::{Oracle, Started, Unit, Verdict, new_ticket};
+use crate::reduce::{Hint, Oracle, Started, Unit, Verdict, new_ticket};
 use crate::tree::hints::NameHints;
 use crate::tree::render::{Copy, Segments, Splice, Tokens, splices};
 use crate::tree::ts::Reparse;
@@ -203,7 +203,7 @@ impl<'a> TreeOracle<'a> {
 }
 
 impl Oracle for TreeOracle<'_> {
-    fn hint(&mut self, config: &[Unit], delta: &[Unit]) -> u8 {
+    fn hint(&mut self, config: &[Unit], delta: &[Unit]) -> Hint {
         let tokens = self.tokens;
         let names = self.names.get_or_insert_with(|| NameHints::new(tokens));
         names.hint(config, delta)

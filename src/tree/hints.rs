@@ -1,17 +1,22 @@
-//! A hint for the speculation's odds (`reduce/odds.rs`): does a deletion orphan a name?
+//! A hint for the speculation's odds (`reduce/odds.rs`): what the text says about a deletion.
 //!
 //! Most list deletions that fail, fail because the program still uses a name the deleted code
 //! declared. The first occurrence of a name is (in C-like languages, roughly) where it is
 //! declared; so a deletion that removes a name's first present occurrence while the name still
-//! occurs elsewhere likely leaves a use without its declaration. That is one bit per candidate,
-//! computed from the token texts alone (keywords are words too, but only the candidate that
-//! holds a keyword's very first occurrence is affected). The odds learn per context how much
-//! the bit says; it steers only which candidates run early, never a verdict.
+//! occurs elsewhere likely leaves a use without its declaration. That is a small category per
+//! candidate, computed from the token texts alone (keywords are words too, but only the
+//! candidate that holds a keyword's very first occurrence is affected). The hint also names
+//! the token texts at the deletion's edges (its first and last tokens, and the tokens just
+//! outside it): what kind of code it is, in any language (`typedef ... ;`, `* `, `{ ... }`).
+//! The odds learn per run how much each part says; the hint steers only which candidates run
+//! early, never a verdict.
 
 use std::collections::HashMap;
 
+use xxhash_rust::xxh3::xxh3_64;
+
 use super::render::Tokens;
-use crate::reduce::Unit;
+use crate::reduce::{Hint, Unit};
 
 /// A deletion that removes no name's first occurrence (or only names that occur nowhere else).
 pub const PLAIN: u8 = 0;
@@ -22,25 +27,30 @@ pub const ORPHANS: u8 = 1;
 /// first occurrence it holds: it takes a declaration with all its uses, which mostly succeeds.
 pub const SELF_CONTAINED: u8 = 4;
 
-/// Where each word of the tokens occurs.
+/// Where each word of the tokens occurs, and what each token's text is.
 pub struct NameHints {
     /// Per token: its word's index, or `u32::MAX` if it is no word.
     word: Vec<u32>,
     /// Per word: the tokens where it occurs, in order.
     at: Vec<Vec<Unit>>,
+    /// Per token: the hash of its text (never 0), the same in every round and run.
+    text: Vec<u64>,
 }
 
 impl NameHints {
     pub fn new(tokens: &Tokens) -> NameHints {
         let mut ids: HashMap<&[u8], u32> = HashMap::new();
+        let mut hashes: HashMap<&[u8], u64> = HashMap::new();
         let mut at: Vec<Vec<Unit>> = Vec::new();
+        let mut text = Vec::with_capacity(tokens.len());
         let word = (0..tokens.len() as Unit)
             .map(|t| {
-                let text = tokens.text(t);
-                if !is_word(text) {
+                let bytes = tokens.text(t);
+                text.push(*hashes.entry(bytes).or_insert_with(|| xxh3_64(bytes) | 1));
+                if !is_word(bytes) {
                     return u32::MAX;
                 }
-                let id = *ids.entry(text).or_insert_with(|| {
+                let id = *ids.entry(bytes).or_insert_with(|| {
                     at.push(Vec::new());
                     at.len() as u32 - 1
                 });
@@ -48,13 +58,29 @@ impl NameHints {
                 id
             })
             .collect();
-        NameHints { word, at }
+        NameHints { word, at, text }
     }
 
-    /// The hint for deleting `delta` (sorted) from `config` (sorted): [`PLAIN`], or how many
+    /// The hint for deleting `delta` (sorted, not empty) from `config` (sorted): its names
+    /// ([`NameHints::names`]) and the texts at its edges.
+    pub fn hint(&self, config: &[Unit], delta: &[Unit]) -> Hint {
+        let text = |t: Option<&Unit>| t.and_then(|&t| self.text.get(t as usize)).copied();
+        let (first, last) = (delta.first(), delta.last());
+        let before = first.and_then(|f| {
+            let i = config.partition_point(|u| u < f);
+            i.checked_sub(1).map(|i| &config[i])
+        });
+        let after = last.and_then(|l| config.get(config.partition_point(|u| u <= l)));
+        Hint {
+            names: self.names(config, delta),
+            words: [first, last, before, after].map(|t| text(t).unwrap_or(0)),
+        }
+    }
+
+    /// The names of deleting `delta` (sorted) from `config` (sorted): [`PLAIN`], or how many
     /// names it orphans (one or two and more, as multiples of [`ORPHANS`]), plus
     /// [`SELF_CONTAINED`] if it holds some name's every occurrence.
-    pub fn hint(&self, config: &[Unit], delta: &[Unit]) -> u8 {
+    pub fn names(&self, config: &[Unit], delta: &[Unit]) -> u8 {
         let present = |t: &Unit| config.binary_search(t).is_ok();
         let deleted = |t: &Unit| delta.binary_search(t).is_ok();
         let mut seen: Vec<u32> = Vec::new();
@@ -102,16 +128,44 @@ mod tests {
         let hints = NameHints::new(&t);
         let all: Vec<Unit> = (0..10).collect();
         // `int f ;`: f is used at 8, and `int` at 3: two names
-        assert_eq!(hints.hint(&all, &[0, 1, 2]), 2 * ORPHANS);
+        assert_eq!(hints.names(&all, &[0, 1, 2]), 2 * ORPHANS);
         // `f ;`: one
-        assert_eq!(hints.hint(&all, &[1, 2]), ORPHANS);
+        assert_eq!(hints.names(&all, &[1, 2]), ORPHANS);
         // the use `g = f ;` orphans nothing and declares nothing
-        assert_eq!(hints.hint(&all, &[6, 7, 8, 9]), PLAIN);
+        assert_eq!(hints.names(&all, &[6, 7, 8, 9]), PLAIN);
         // with the use gone, `int g ;` orphans only `int`, and holds all of g
         let rest: Vec<Unit> = (0..6).collect();
-        assert_eq!(hints.hint(&rest, &[3, 4, 5]), SELF_CONTAINED);
-        assert_eq!(hints.hint(&rest, &[0, 1, 2]), ORPHANS + SELF_CONTAINED);
+        assert_eq!(hints.names(&rest, &[3, 4, 5]), SELF_CONTAINED);
+        assert_eq!(hints.names(&rest, &[0, 1, 2]), ORPHANS + SELF_CONTAINED);
         // deleting f's declaration with its use orphans nothing: it holds all of f
-        assert_eq!(hints.hint(&all, &[1, 8]), SELF_CONTAINED);
+        assert_eq!(hints.names(&all, &[1, 8]), SELF_CONTAINED);
+    }
+
+    #[test]
+    fn the_hint_names_the_texts_at_the_deletions_edges() {
+        // int f ; int g ; g = f ;
+        let t = Tokens::from_words(&["int", "f", ";", "int", "g", ";", "g", "=", "f", ";"]);
+        let hints = NameHints::new(&t);
+        let all: Vec<Unit> = (0..10).collect();
+        let h = |t: &str| xxh3_64(t.as_bytes()) | 1;
+        // `int g ;` between `;` and `g`
+        let hint = hints.hint(&all, &[3, 4, 5]);
+        assert_eq!(hint.words, [h("int"), h(";"), h(";"), h("g")]);
+        assert_eq!(hint.names, hints.names(&all, &[3, 4, 5]));
+        // the edges are the present tokens: with `int g ;` gone, `g = f ;` follows `f ;`
+        let rest: Vec<Unit> = [0, 1, 2, 6, 7, 8, 9].into();
+        assert_eq!(
+            hints.hint(&rest, &[6, 7]).words,
+            [h("g"), h("="), h(";"), h("f")]
+        );
+        // nothing before the first token, nothing after the last
+        let whole = hints.hint(&all, &all);
+        assert_eq!(whole.words, [h("int"), h(";"), 0, 0]);
+        // the same text hashes alike wherever it is, and never to 0 (none)
+        assert_eq!(
+            hints.hint(&all, &[0]).words[0],
+            hints.hint(&all, &[3]).words[0]
+        );
+        assert!((0..10).all(|u| hints.hint(&all, &[u]).words[0] != 0));
     }
 }
