@@ -68,7 +68,9 @@ def replay(rows, decay=DECAY, prior=PRIOR, edges=True, edge_rate=EDGE_RATE, **ct
             s, n = by.get(c, (0.0, 0.0))
             p = (s + prior * p) / (n + prior)
         p = min(max(p, LOW), HIGH)
-        keys = [(i, w) for i, w in enumerate(r["words"]) if w] if edges else []
+        names = 4 + 4 * min(r["hint"], 15)
+        words = [(i, w) for i, w in enumerate(r["words"]) if w] if edges else []
+        keys = [k for i, w in words for k in ((i, w), (names + i, w))]
         z = (1.0 + scale) * logit(p) + sum(by_edge.get(k, 0.0) for k in keys)
         odds.append(min(max(sigmoid(z), LOW), HIGH))
         y = r["y"]
