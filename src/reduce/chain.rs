@@ -52,6 +52,18 @@ struct PassNode<'p> {
 }
 
 impl<'p> PassNode<'p> {
+    /// What the odds know of candidate `i` (its hint, once asked; the kind, once named).
+    fn traits(&self, i: usize, twins: &Twins) -> Traits {
+        let cand = &self.cands[i];
+        Traits {
+            kind: self.kind.unwrap_or_default(),
+            index: i,
+            removed: self.config.len() - cand.candidate.len(),
+            twin: twins.of(cand.ticket, cand.delta),
+            hint: cand.hint.unwrap_or_default(),
+        }
+    }
+
     fn new(config: Vec<Unit>, base: Option<Box<dyn Policy + 'p>>, origin: Option<Ticket>) -> Self {
         PassNode {
             config,
@@ -278,21 +290,18 @@ impl<'p> Chain<'p> {
                     return None;
                 }
                 let root = self.root.as_ref()?;
-                let (kind, cand) = (root.kind.unwrap_or_default(), &root.cands[k]);
-                let removed = root.config.len() - cand.candidate.len();
-                let twin = self.twins.of(cand.ticket, cand.delta);
-                let hint = cand.hint.unwrap_or_default();
-                let traits = Traits {
-                    kind,
-                    index: k,
-                    removed,
-                    twin,
-                    hint,
-                };
+                let traits = root.traits(k, &self.twins);
                 if crate::trace::enabled() {
                     let odds = self.odds.success(&traits);
                     let yes = u8::from(verdict == Verdict::Interesting);
-                    let (t, twin, names) = (cand.ticket, twin as u8, hint.names);
+                    let Traits {
+                        kind,
+                        removed,
+                        twin,
+                        hint,
+                        ..
+                    } = traits;
+                    let (t, twin, names) = (root.cands[k].ticket, twin as u8, hint.names);
                     let [w0, w1, w2, w3] = hint.words;
                     let what = format_args!(
                         "{t} {yes} {odds:.4} {names} {kind} {k} {removed} {twin} \
@@ -394,25 +403,13 @@ impl<'p> Chain<'p> {
                 continue;
             }
             let cand = &mut node.cands[item.index];
-            let hint = match (cand.hint, self.width) {
-                (Some(hint), _) => hint,
-                (None, 1) => Hint::default(),
-                (None, _) => *cand.hint.insert(oracle.hint(&node.config, &cand.removed)),
-            };
+            if cand.hint.is_none() && self.width > 1 {
+                cand.hint = Some(oracle.hint(&node.config, &cand.removed));
+            }
             let (ticket, origin, delta) = (cand.ticket, node.origin, cand.delta);
-            let kind = *node
-                .kind
+            node.kind
                 .get_or_insert_with(|| pass_kind(node.base.as_deref(), &mut self.kinds));
-            let removed = node.config.len() - node.cands[item.index].candidate.len();
-            let twin = self.twins.of(ticket, delta);
-            let index = item.index;
-            let p = self.odds.success(&Traits {
-                kind,
-                index,
-                removed,
-                twin,
-                hint,
-            });
+            let p = self.odds.success(&node.traits(item.index, &self.twins));
             let state = match ticket_state(&self.verdicts, &self.running, ticket) {
                 Err(()) => continue, // cancelled, not yet reported: may start once it has
                 Ok(Some(state)) => state,

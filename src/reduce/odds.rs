@@ -96,9 +96,10 @@ pub struct Traits {
 ///
 /// A context's rate is then corrected by the texts at the deletion's edges ([`Hint::words`]),
 /// an online logistic regression on the rate's log-odds: one weight per edge and text, and per
-/// edge, text and the hint's names, shared by every kind of pass. Deleting `typedef ... ;` or `struct` mostly fails and deleting `*`
-/// or `( ... )` mostly succeeds, whatever the pass; so across passes, a text says what the
-/// contexts alone cannot (replayed on traces of four shared cases, the log loss fell 4-12%).
+/// edge, text and the hint's names, shared by every kind of pass. Deleting `typedef ... ;` or
+/// `struct` mostly fails and deleting `*` or `( ... )` mostly succeeds, whatever the pass; so
+/// across passes, a text says what the contexts alone cannot (replayed on traces of four shared
+/// cases, the log loss fell 12-19%).
 #[derive(Default)]
 pub struct Odds {
     /// Smoothed (successes, candidates) per context, coarse (size `u8::MAX`) and fine.

@@ -243,20 +243,9 @@ impl Oracle for TreeOracle<'_> {
         self.tester.stopped() || self.shrunk
     }
 
-    ticket_methods!();
-
-    fn start(&mut self, ticket: Ticket, parent: Option<Ticket>, candidate: &[Unit]) -> Started {
-        if let Some(shared) = self.shared.clone() {
-            return self.start_checked(shared, ticket, parent, candidate);
-        }
-        if let Some(known) = self.prepare(ticket, parent, candidate) {
-            self.tester.prune(ticket);
-            return Started::Known(known);
-        }
-        self.tester.started(ticket, &self.buf)
-    }
-
-    fn on_pass(&mut self, phase: &str) {
-        self.tester.progress.set_phase(phase);
-    }
+    // with workers that parse, the candidate goes to them with its check
+    parallel_oracle_methods!(|this, ticket, parent, candidate| {
+        let shared = this.shared.clone();
+        shared.map(|shared| this.start_checked(shared, ticket, parent, candidate))
+    });
 }

@@ -41,12 +41,21 @@ macro_rules! ticket_methods {
 pub(crate) use ticket_methods;
 
 /// The parallel half of a unit-level adapter: [`ticket_methods`], and a start that skips what
-/// `prepare` already knows (counted as pruned).
+/// `prepare` already knows (counted as pruned). An adapter with another way to start a
+/// candidate first names it: `|this, ticket, parent, candidate| EXPR`, where `EXPR` is
+/// `Some(started)` when that way took the candidate.
 macro_rules! parallel_oracle_methods {
     () => {
+        parallel_oracle_methods!(|_this, _ticket, _parent, _candidate| None);
+    };
+    (|$this:ident, $ticket:ident, $parent:ident, $candidate:ident| $first:expr) => {
         ticket_methods!();
 
         fn start(&mut self, ticket: Ticket, parent: Option<Ticket>, candidate: &[Unit]) -> Started {
+            let ($this, $ticket, $parent, $candidate) = (&mut *self, ticket, parent, candidate);
+            if let Some(started) = $first {
+                return started;
+            }
             if let Some(known) = self.prepare(ticket, parent, candidate) {
                 self.tester.prune(ticket);
                 return Started::Known(known);
