@@ -28,6 +28,11 @@ def load(path):
             t, kind, what = float(parts[0]), parts[1], parts[2].strip().strip('"')
             if kind == "S":
                 started[what] = t
+            elif kind == "A":
+                run, ticket = what.split()
+                started[ticket] = started.get(run, t)
+                if run in ended:
+                    ended[ticket] = ended[run]
             elif kind == "D":
                 ended[what] = t
             elif kind == "X":

@@ -42,11 +42,30 @@ use crate::tree::early::EarlyParse;
 use crate::tree::front::Front;
 use crate::tree::ts::{self, Reparse};
 
+/// The lookahead's borrow of a driver's fields (`ahead.rs`): not the tester, which the
+/// running call holds.
+macro_rules! look {
+    ($d:expr) => {
+        $crate::driver::ahead::Look {
+            trees: &mut $d.trees,
+            front: $d.front,
+            rewriter: $d.rewriter,
+            schedule: $d.schedule,
+            failed: $d.recalled.peek($d.tester.width()),
+            width: $d.tester.width(),
+            tables: $d.tables.clone(),
+            cycle_start: $d.cycle_start,
+        }
+    };
+}
+
+mod ahead;
 mod cascade;
 mod deletion;
 mod rewrites;
 mod trees;
 
+use ahead::{After, Then, Which};
 use rewrites::group_end;
 use trees::Trees;
 
@@ -161,6 +180,37 @@ pub struct Driver<'a> {
     recalled: deletion::Recalled,
     /// The size of the text the run started from: no layout makes the result larger.
     start_len: usize,
+    /// The cycle's passes: the rewrite table and the late passes (empty without rewrites).
+    tables: Tables,
+    /// The size of the best when the current cycle began.
+    cycle_start: usize,
+}
+
+/// The two tables of passes the cycles run, shared with the lookahead (`ahead.rs`).
+#[derive(Clone)]
+pub(super) struct Tables {
+    main: Rc<[Box<dyn Pass>]>,
+    late: Rc<[Box<dyn Pass>]>,
+}
+
+impl Tables {
+    fn new(rewrites: bool) -> Tables {
+        let (main, late) = match rewrites {
+            true => (rewrite_table(), late_table()),
+            false => (Vec::new(), Vec::new()),
+        };
+        Tables {
+            main: main.into(),
+            late: late.into(),
+        }
+    }
+
+    fn get(&self, which: Which) -> &[Box<dyn Pass>] {
+        match which {
+            Which::Main => &self.main,
+            Which::Late => &self.late,
+        }
+    }
 }
 
 /// The bulk passes by name: they open the run, and run again between deletion rounds where the
@@ -235,6 +285,8 @@ impl<'a> Driver<'a> {
             passes: Vec::new(),
             undone: HashSet::new(),
             recalled: Default::default(),
+            tables: Tables::new(schedule.rewrites && rewriter.is_some()),
+            cycle_start: 0,
         })
     }
 
@@ -243,7 +295,7 @@ impl<'a> Driver<'a> {
     pub fn run(&mut self) -> Result<()> {
         self.reduce()?;
         if self.schedule.rename && self.rewriter.is_some() && !self.tester.stopped() {
-            self.measured(&Rename, false)?;
+            self.measured(&Rename, false, Then::UNKNOWN)?;
         }
         let lays_out = self
             .rewriter
@@ -305,11 +357,8 @@ impl<'a> Driver<'a> {
     }
 
     fn reduce(&mut self) -> Result<()> {
-        let (table, late) = if self.schedule.rewrites && self.rewriter.is_some() {
-            (rewrite_table(), late_table())
-        } else {
-            (Vec::new(), Vec::new())
-        };
+        let tables = self.tables.clone();
+        let table = tables.get(Which::Main);
         if self.tester.best.len() > CLOSURE_MIN_BYTES {
             if !table.is_empty() {
                 self.measure("keep-closure", |d| d.closure(false, false))?;
@@ -332,7 +381,11 @@ impl<'a> Driver<'a> {
             loop {
                 let before = self.tester.best.len();
                 let coarse = before > COARSE_MIN_BYTES;
-                self.cascade(coarse)?;
+                let then = Then {
+                    same: After::Round,
+                    changed: After::Cascade,
+                };
+                self.cascade(coarse, then)?;
                 let after = self.tester.best.len();
                 let small_gain = after * 10 > before * 9 && before > BULK_REPEAT_MAX_BYTES;
                 if after == before || small_gain || self.tester.stopped() {
@@ -340,13 +393,13 @@ impl<'a> Driver<'a> {
                 }
             }
         }
-        self.measured_deletion()?;
+        self.measured_deletion(After::Group(Which::Main, 0))?;
         loop {
-            while self.cycle(&table, false)? {}
+            while self.cycle(Which::Main, false)? {}
             // at the table's fixpoint: the late passes, back to the table after a change
             // at the fixpoint of both: rounds that skip no replacement, back to the table
             // if they changed something
-            if self.tester.stopped() || !self.cycle(&late, true)? && !self.full_rounds()? {
+            if self.tester.stopped() || !self.cycle(Which::Late, true)? && !self.full_rounds()? {
                 return Ok(());
             }
         }
@@ -356,8 +409,11 @@ impl<'a> Driver<'a> {
     /// `first_change`: stop there); returns whether the best got smaller (false once stopped).
     /// An enabling pass that changed the text is undone at the end of the cycle unless the
     /// text is then smaller than before it, and is not tried again on that same text.
-    fn cycle(&mut self, passes: &[Box<dyn Pass>], first_change: bool) -> Result<bool> {
+    fn cycle(&mut self, which: Which, first_change: bool) -> Result<bool> {
+        let tables = self.tables.clone();
+        let passes = tables.get(which);
         let start = self.tester.best.len();
+        self.cycle_start = start;
         let mut enabled: Option<Vec<u8>> = None;
         let mut i = 0;
         while i < passes.len() {
@@ -371,19 +427,32 @@ impl<'a> Driver<'a> {
                 if enabled.is_some() || self.undone.contains(&xxh3_64(&before)) {
                     continue;
                 }
-                self.measured(pass.as_ref(), false)?;
+                let then = Then {
+                    same: After::Group(which, i),
+                    changed: After::Round,
+                };
+                self.measured(pass.as_ref(), false, then)?;
                 if self.tester.best != before {
-                    self.measured_deletion()?;
+                    self.measured_deletion(After::Group(which, i))?;
                     enabled = Some(before);
                 }
                 continue;
             }
             // this pass and those after it that can share its call (see `group_end`)
             let group = &passes[i - 1..group_end(passes, i - 1)];
-            match self.rewrite_group(group)? {
+            let then = Then {
+                same: After::Group(which, i - 1 + group.len()),
+                changed: After::Round,
+            };
+            match self.rewrite_group(group, then)? {
                 Some(k) => {
                     i += k;
-                    self.measured_deletion()?;
+                    // after a first change the cycle ends, and the table's cycle runs again
+                    let then = match first_change {
+                        true => After::Group(Which::Main, 0),
+                        false => After::Group(which, i),
+                    };
+                    self.measured_deletion(then)?;
                     if first_change {
                         break;
                     }
@@ -447,8 +516,8 @@ impl<'a> Driver<'a> {
         PassStats::merge(&mut self.passes, run);
     }
 
-    fn measured(&mut self, pass: &dyn Pass, coarse: bool) -> Result<bool> {
-        self.measure(pass.name(), |d| d.rewrite(pass, coarse))
+    fn measured(&mut self, pass: &dyn Pass, coarse: bool, then: Then) -> Result<bool> {
+        self.measure(pass.name(), |d| d.rewrite(pass, coarse, then))
     }
 
     /// The tokens of the run's first text, counted by its first parse.

@@ -5,14 +5,13 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
-use anyhow::{Context, Result};
 use xxhash_rust::xxh3::{Xxh3, xxh3_128};
 
 use crate::diskcache::DiskCache;
 use crate::multi::frame::Frame;
 use crate::oracle::{Outcome, RunStatus};
 use crate::pool::{Pool, Report, Ticket};
-use crate::prefilter::Check;
+use crate::prefilter::{Baseline, Check, Checker};
 use crate::progress::Progress;
 use crate::reduce::{Started, Verdict, new_ticket};
 use crate::sink::Sink;
@@ -59,6 +58,14 @@ pub struct Tester {
     frame: Option<Arc<Frame>>,
     /// The persistent "not interesting" verdicts (dropped at the first write error).
     disk: Option<DiskCache>,
+    /// Runs started for a call of the loop that did not exist yet ([`Tester::prefetch`]) and
+    /// that no candidate has taken over, by content key.
+    prefetched: HashMap<u128, Ticket>,
+    /// Prefetched runs taken over: the run's ticket -> the candidate's, and back.
+    adopted: HashMap<Ticket, Ticket>,
+    adopter_run: HashMap<Ticket, Ticket>,
+    /// The feeding thread's parser, for the check of a candidate that takes over a run.
+    checker: Checker,
 }
 
 /// How a test of a candidate began.
@@ -101,6 +108,10 @@ impl Tester {
             charged: 0,
             frame: None,
             disk: None,
+            prefetched: HashMap::new(),
+            adopted: HashMap::new(),
+            adopter_run: HashMap::new(),
+            checker: Checker::default(),
         }
     }
 
@@ -172,43 +183,10 @@ impl Tester {
         self.pool.width()
     }
 
+    /// How many tests the loop may run now: the pool's room, less the prefetched runs that no
+    /// candidate has taken over (they hold workers too).
     pub fn room(&mut self) -> usize {
-        self.pool.room()
-    }
-
-    pub fn stopped(&self) -> bool {
-        self.stop.is_some() || crate::signal::interrupted()
-    }
-
-    /// Whether --max-attempts allows another test run.
-    pub fn budget_left(&self) -> bool {
-        self.max_attempts.is_none_or(|max| self.started < max)
-    }
-
-    /// Runs the script once, uncached, and waits for it.
-    pub fn run_script(&mut self, candidate: &[u8]) -> Result<Outcome> {
-        let serial = new_ticket();
-        self.submit_run(serial, candidate);
-        loop {
-            let (ticket, outcome) = self.next_run()?;
-            if ticket == serial {
-                return Ok(outcome);
-            }
-        }
-    }
-
-    /// Starts an uncached run, counted as the serial run would count it.
-    fn submit_run(&mut self, ticket: Ticket, candidate: &[u8]) {
-        self.started += 1;
-        self.charged += 1;
-        self.pool.submit(ticket, candidate.to_vec());
-        crate::trace::event('S', ticket);
-    }
-
-    /// Waits for the next run to end, and counts it.
-    fn next_run(&mut self) -> Result<(Ticket, Outcome)> {
-        let (ticket, report) = self.wait_pool().context("the test pool lost a run")?;
-        Ok((ticket, self.ran(ticket, report)?))
+        self.pool.room().saturating_sub(self.prefetched.len())
     }
 
     /// Waits for the pool's next report (the wait is the feeding thread's idle time).
@@ -217,65 +195,6 @@ impl Tester {
         let done = self.pool.next_done();
         self.stats.wait_seconds += waiting.elapsed().as_secs_f64();
         done
-    }
-
-    /// The outcome of an uncached run that ended, counted.
-    fn ran(&mut self, ticket: Ticket, report: Report) -> Result<Outcome> {
-        crate::trace::event('D', ticket);
-        let outcome = report.ran()?;
-        self.count(&outcome);
-        Ok(outcome)
-    }
-
-    /// Runs the script on `candidate` twice at once (the original's check and its re-run for
-    /// flakiness, with `-j` above 1): the first run's outcome, and the second's if the first
-    /// took under `cheap` (else the second is cancelled: a slow test is not re-run).
-    pub fn run_script_pair(
-        &mut self,
-        candidate: &[u8],
-        cheap: std::time::Duration,
-    ) -> Result<(Outcome, Option<Outcome>)> {
-        let (first, second) = (new_ticket(), new_ticket());
-        self.submit_run(first, candidate);
-        self.submit_run(second, candidate);
-        let mut outcomes: [Option<Outcome>; 2] = [None, None];
-        while outcomes.iter().any(Option::is_none) {
-            let (ticket, outcome) = self.next_run()?;
-            if ticket == first && outcome.elapsed >= cheap && outcomes[1].is_none() {
-                self.cancel(&[second]);
-            }
-            outcomes[usize::from(ticket == second)] = Some(outcome);
-        }
-        let [Some(first), Some(second)] = outcomes else {
-            unreachable!("both runs reported")
-        };
-        let usable = matches!(second.status, RunStatus::Exited(_) | RunStatus::Signaled(_));
-        let second = (first.elapsed < cheap && usable).then_some(second);
-        Ok((first, second))
-    }
-
-    /// The final re-check of `best` (uncached, as [`Tester::run_script`]) and the empty file's
-    /// test (as [`Tester::verdict`]: cached, counted) at once, with `-j` above 1: the last two
-    /// runs of a run, which do not depend on each other. Returns the re-check's outcome and the
-    /// empty file's verdict (the caller accepts it; the re-check was then of the text before).
-    pub fn recheck_and_empty(&mut self, best: &[u8]) -> Result<(Outcome, Verdict)> {
-        let (recheck, empty) = (new_ticket(), new_ticket());
-        self.submit_run(recheck, best);
-        let mut verdict = self.start_serial(empty, b"");
-        let mut outcome = None;
-        while outcome.is_none() || verdict.is_none() {
-            let (ticket, report) = self.wait_pool().context("the test pool lost a run")?;
-            if ticket == recheck {
-                outcome = Some(self.ran(ticket, report)?);
-                continue;
-            }
-            match self.settle(ticket, report) {
-                (t, v) if t == empty => verdict = Some(Verdict::from_bool(v == Some(true))),
-                other => self.ready.push_back(other),
-            }
-        }
-        crate::trace::event('C', empty);
-        Ok((outcome.expect("reported"), verdict.expect("reported")))
     }
 
     fn count(&mut self, outcome: &Outcome) {
@@ -338,6 +257,17 @@ impl Tester {
         if known.is_none() && self.disk_rejects(key) {
             return Started::Known(Verdict::NotInteresting);
         }
+        // a prefetched run of the same bytes: the check first, here (a worker would run it
+        // before the test), then the run is this candidate's
+        if self.prefetched.contains_key(&key) && matches!(check.baseline, Baseline::Value(_)) {
+            if check.answer(&mut self.checker, candidate) {
+                self.keys.remove(&ticket);
+                self.prune(ticket);
+                return Started::Known(Verdict::NotInteresting);
+            }
+            self.adopt(key, ticket);
+            return Started::Running;
+        }
         if !self
             .pool
             .submit_checked(ticket, candidate.to_vec(), Some((check, known)))
@@ -367,6 +297,9 @@ impl Tester {
         }
         if self.disk_rejects(key) {
             return Begin::Known(false);
+        }
+        if self.adopt(key, ticket) {
+            return Begin::Running;
         }
         if let Some(max) = self.max_attempts {
             // exact: never more runs than the budget, and (so that the result is the serial
@@ -460,8 +393,21 @@ impl Tester {
     }
 
     /// Counts a finished job, caches its verdict and says what it was (`None`: unknown).
-    fn settle(&mut self, ticket: Ticket, report: Report) -> (Ticket, Option<bool>) {
-        crate::trace::event('D', ticket);
+    fn settle(&mut self, run: Ticket, report: Report) -> (Ticket, Option<bool>) {
+        crate::trace::event('D', run);
+        // a prefetched run answers for the candidate that took it over (if one did)
+        let ticket = match self.adopted.remove(&run) {
+            Some(adopter) => {
+                self.adopter_run.remove(&adopter);
+                adopter
+            }
+            None => run,
+        };
+        if let Some(key) = self.in_flight.get(&run)
+            && self.prefetched.get(key) == Some(&run)
+        {
+            self.prefetched.remove(&key.clone());
+        }
         let outcome = match report {
             Report::Ran(outcome) => outcome,
             Report::Pruned => {
@@ -481,7 +427,7 @@ impl Tester {
                 return (ticket, None);
             }
         };
-        let key = self.in_flight.remove(&ticket);
+        let key = self.in_flight.remove(&run);
         let interesting = match outcome {
             Ok(o) => {
                 self.count(&o);
@@ -526,11 +472,16 @@ impl Tester {
         }
     }
 
-    /// Stops the runs of these tickets; each still reports through `next_done`.
+    /// Stops the runs of these tickets; each still reports through `next_done`. A prefetched
+    /// run that a candidate took over is that candidate's to cancel.
     pub fn cancel(&mut self, tickets: &[Ticket]) {
         for &t in tickets {
+            if self.adopted.contains_key(&t) {
+                continue;
+            }
             crate::trace::event('X', t);
-            self.pool.cancel(t);
+            self.pool
+                .cancel(self.adopter_run.get(&t).copied().unwrap_or(t));
         }
     }
 
@@ -555,6 +506,7 @@ impl Tester {
     /// Charges `candidate` to the budget and starts judging it, as the serial run does: its
     /// verdict if it is known at once (a cache hit, no budget left, stopping), `None` if it runs.
     fn start_serial(&mut self, ticket: Ticket, candidate: &[u8]) -> Option<Verdict> {
+        self.drop_prefetched();
         self.keys.insert(ticket, self.key(candidate));
         if !self.charge_quietly(ticket) {
             return Some(Verdict::NotInteresting);
@@ -635,4 +587,8 @@ mod methods;
 pub(crate) use methods::ticket_methods;
 
 mod adapters;
+mod ahead;
+mod prefetch;
+mod scripted;
 pub use adapters::{PREFILTER_MAX_BYTES, SegmentsOracle, TreeOracle};
+pub use ahead::{Ahead, Next};

@@ -7,19 +7,44 @@ use std::rc::Rc;
 
 use anyhow::Result;
 
+use super::ahead::Then;
 use super::rewrites::filtered;
 use super::{COARSE_CHUNKS, Driver, GIVE_UP_AFTER, PassStats};
 use crate::rewrite::Pass;
 use crate::rewrite::cascade::{cascade, plan};
-use crate::rewrite::layers::{Layers, Minimizer};
+use crate::rewrite::layers::{Layers, Minimizer, Plan};
 use crate::rewrite::names::{Declarations, Unreferenced};
 use crate::rewrite::oracle::Mark;
+use crate::rewrite::table::RewriteTable;
 use crate::tree::ts;
+use tree_sitter::Tree;
+
+/// The plan and policy of one cascade call over `src` ([`Layers::chained`]); `coarse`: see
+/// [`Driver::cascade`].
+pub(super) fn cascade_policy(
+    tree: &Tree,
+    src: &[u8],
+    t: &RewriteTable,
+    coarse: bool,
+    thorough: bool,
+) -> (Rc<Plan>, Layers) {
+    let segments = cascade(tree, src, t);
+    let (plan, names) = plan(segments, src);
+    let plan = Rc::new(plan);
+    let how = Minimizer {
+        one_at_a_time: false,
+        coarse: coarse.then_some(COARSE_CHUNKS),
+        limit: (!thorough).then_some(GIVE_UP_AFTER),
+    };
+    let policy = Layers::chained(plan.clone(), vec![how; names.len()], names);
+    (plan, policy)
+}
 
 impl Driver<'_> {
     /// One call of the cascade (`coarse`: its minimizers stop at chunks of 1/[`COARSE_CHUNKS`]
     /// of a layer); returns whether the best got smaller.
-    pub(super) fn cascade(&mut self, coarse: bool) -> Result<bool> {
+    /// `then`: the driver's next call (for the lookahead).
+    pub(super) fn cascade(&mut self, coarse: bool, then: Then) -> Result<bool> {
         let first = Mark::of(Unreferenced.name(), self.tester);
         let tokens = self.tokens();
         let src = self.tester.best.clone();
@@ -28,23 +53,15 @@ impl Driver<'_> {
         };
         let tree = self.trees.tree(&src)?;
         let errors = ts::count_errors(&tree).0;
-        let segments = cascade(&tree, &src, t);
+        let (plan, mut policy) = cascade_policy(&tree, &src, t, coarse, self.schedule.thorough);
         drop(tree);
-        let (plan, names) = plan(segments, &src);
-        let plan = Rc::new(plan);
         let filter = filtered(
             &self.schedule,
             Unreferenced.prefilter(),
             t.faithful_grammar,
             src.len(),
         );
-        let how = Minimizer {
-            one_at_a_time: false,
-            coarse: coarse.then_some(COARSE_CHUNKS),
-            limit: (!self.schedule.thorough).then_some(GIVE_UP_AFTER),
-        };
-        let mut policy = Layers::chained(plan.clone(), vec![how; names.len()], names);
-        let marks = self.run_plan(&src, &plan, &mut policy, errors, filter, Vec::new());
+        let marks = self.run_plan(&src, &plan, &mut policy, (errors, filter, Vec::new()), then);
         self.cascade_stats(first, &marks, tokens);
         Ok(self.tester.best.len() < src.len())
     }

@@ -7,6 +7,7 @@ use std::rc::Rc;
 
 use anyhow::Result;
 
+use super::ahead::{After, Then, deletion_firsts, next_call};
 use super::{Deletion, Driver, YIELD_SHARE};
 use crate::reduce::ddmin::Sweep;
 use crate::reduce::hdd::Hdd;
@@ -40,6 +41,14 @@ impl Recalled {
         Rc::new(Recall::new(tokens, failed))
     }
 
+    /// What the next round would skip, for the lookahead (nothing needed at `-j1`).
+    pub(super) fn peek(&self, width: usize) -> HashSet<u64> {
+        match self.full || width < 2 {
+            true => HashSet::new(),
+            false => self.failed.clone(),
+        }
+    }
+
     /// The keys of the replacements a round saw fail.
     fn learn(&mut self, keys: Vec<u64>) {
         self.failed.extend(keys);
@@ -50,7 +59,8 @@ impl Driver<'_> {
     /// Deletion rounds; when a round ends early at its size goal (see [`YIELD_SHARE`]), the
     /// bulk passes by name run on the smaller program, then deletion goes on. Once they find
     /// nothing after a goal, the rounds run to their fixpoint.
-    pub(super) fn measured_deletion(&mut self) -> Result<bool> {
+    /// `then`: the driver's next call if the rounds change nothing (for the lookahead).
+    pub(super) fn measured_deletion(&mut self, then: After) -> Result<bool> {
         let name = match self.schedule.deletion {
             Deletion::Perses => "perses",
             Deletion::Hdd => "hdd",
@@ -64,14 +74,18 @@ impl Driver<'_> {
         loop {
             let mut reached = false;
             changed |= self.measure(name, |d| {
-                reached = d.deletion(goals)?;
+                reached = d.deletion(goals, then)?;
                 Ok(())
             })?;
             if !reached || self.tester.stopped() {
                 return Ok(changed);
             }
             let before = self.tester.best.len();
-            changed |= self.cascade(false)?;
+            let rounds = Then {
+                same: After::Round,
+                changed: After::Round,
+            };
+            changed |= self.cascade(false, rounds)?;
             goals = self.tester.best.len() < before;
         }
     }
@@ -84,7 +98,7 @@ impl Driver<'_> {
             return Ok(false);
         }
         self.recalled.full = true;
-        let changed = self.measured_deletion();
+        let changed = self.measured_deletion(After::Unknown);
         self.recalled.full = false;
         changed
     }
@@ -93,7 +107,7 @@ impl Driver<'_> {
     /// round changes nothing (so the result is a fixpoint of the final program's tree). With
     /// `goals`, a round ends once the program is down to [`YIELD_SHARE`] of the round's tokens:
     /// then it returns true.
-    pub(super) fn deletion(&mut self, goals: bool) -> Result<bool> {
+    pub(super) fn deletion(&mut self, goals: bool, then: After) -> Result<bool> {
         loop {
             self.rounds += 1;
             let text = self.tester.best.clone();
@@ -107,20 +121,37 @@ impl Driver<'_> {
                 true => Some(self.filter.as_mut()),
                 false => None,
             };
+            let width = self.tester.width();
+            let failed = self.recalled.peek(width);
+            let look = look!(self);
             let mut oracle = TreeOracle::new(&parsed.tokens, self.tester, prefilter, parsed.errors)
                 .with_workers(self.front.make_checker());
             // comments first, all at once if the test allows (it usually does): one test can
             // spare thousands of one-comment passes later
             let comments = self.front.comment_tokens(&parsed);
+            let deletion = self.schedule.deletion;
             let units = if comments.is_empty() {
                 units
             } else {
+                // then the deletion policy, on this parse
+                let (how, parsed) = ((deletion, &failed, width), &parsed);
+                oracle.set_next(Box::new(move |_, c| deletion_firsts(how, parsed, c)));
                 reduce(units, &mut oracle, &mut Only::new(comments, Sweep::new()))
             };
             let target = match goals {
                 true => units.len() * YIELD_SHARE.0 / YIELD_SHARE.1,
                 false => 0,
             };
+            // then another round, or the bulk passes at the goal, or `then` if nothing changed
+            let rounds = Then {
+                same: then,
+                changed: After::Round,
+            };
+            let goal = move |config: &[Unit]| match goals && config.len() <= target {
+                true => After::Cascade,
+                false => After::Round,
+            };
+            oracle.set_next(next_call(look, text.clone(), rounds, goal));
             let (result, reached) = match self.schedule.deletion {
                 Deletion::Hdd => {
                     let mut hdd = Until::new(Hdd::new(&parsed.arena, Sweep::new), target);
@@ -140,6 +171,7 @@ impl Driver<'_> {
                 return Ok(true);
             }
             let shrunk = oracle.shrunk();
+            drop(oracle);
             // a round whose deletions render the same text (an emptied Python block renders
             // `pass` again) would repeat forever on the same parse
             let unchanged = self.tester.best == text;

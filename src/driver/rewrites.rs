@@ -7,17 +7,65 @@ use std::time::Instant;
 
 use anyhow::Result;
 
+use super::ahead::{Then, next_call};
 use super::{COARSE_CHUNKS, Driver, GIVE_UP_AFTER, PREFILTER_MAX_BYTES, PassStats, Schedule};
 use crate::reduce::{Unit, reduce};
 use crate::rewrite::layers::{Layers, Minimizer, Plan};
 use crate::rewrite::oracle::{EditOracle, Mark};
+use crate::rewrite::table::RewriteTable;
 use crate::rewrite::{ENABLING_SLACK, EditSpace, Pass, layers_of_hunks};
 use crate::tree::ts::{self, Reparse};
+use tree_sitter::Tree;
 
 /// The end of the run of passes from `from` that one call can hold (see
 /// [`Driver::rewrite_group`]): none enabling (the cycle undoes those).
 pub(super) fn group_end(passes: &[Box<dyn Pass>], from: usize) -> usize {
     from + passes[from..].iter().take_while(|p| !p.enabling()).count()
+}
+
+/// The plan and policy of a group of passes as one call over `src` ([`Layers::grouped`]).
+pub(super) fn group_policy(
+    group: &[Box<dyn Pass>],
+    tree: &Tree,
+    src: &[u8],
+    t: &RewriteTable,
+    thorough: bool,
+) -> (Rc<Plan>, Layers) {
+    let layers = group
+        .iter()
+        .map(|p| layers_of_hunks(p.hunks(tree, src, t), src))
+        .collect();
+    let plan = Rc::new(Plan::grouped(layers));
+    let limit = (!thorough).then_some(GIVE_UP_AFTER);
+    let how = group
+        .iter()
+        .map(|p| Minimizer {
+            one_at_a_time: p.one_at_a_time(),
+            coarse: None,
+            limit,
+        })
+        .collect();
+    let names = group.iter().map(|p| p.name()).collect();
+    (plan.clone(), Layers::grouped(plan, how, names))
+}
+
+/// The plan and policy of one pass as one call over `src` ([`Layers::new`]); `coarse`: see
+/// [`Driver::rewrite`].
+pub(super) fn single_policy(
+    pass: &dyn Pass,
+    tree: &Tree,
+    src: &[u8],
+    t: &RewriteTable,
+    coarse: bool,
+    thorough: bool,
+) -> (Rc<Plan>, Layers) {
+    let plan = Rc::new(Plan::new(layers_of_hunks(pass.hunks(tree, src, t), src)));
+    let how = Minimizer {
+        one_at_a_time: pass.one_at_a_time(),
+        coarse: coarse.then_some(COARSE_CHUNKS),
+        limit: (!thorough).then_some(GIVE_UP_AFTER),
+    };
+    (plan.clone(), Layers::new(plan, how))
 }
 
 /// Whether a pass's candidates get the parse prefilter: the run has it on, the pass uses it (or
@@ -31,27 +79,22 @@ impl Driver<'_> {
     /// (all of a layer at once first, then halves, unless the pass is one-at-a-time; `coarse`:
     /// not below chunks of 1/[`COARSE_CHUNKS`] of the layer), committed edits carried into the
     /// next layer; the layers are one policy ([`Layers`]), so the pass is one `reduce` call.
-    pub(super) fn rewrite(&mut self, pass: &dyn Pass, coarse: bool) -> Result<()> {
+    /// `then`: the driver's next call (for the lookahead).
+    pub(super) fn rewrite(&mut self, pass: &dyn Pass, coarse: bool, then: Then) -> Result<()> {
         let src = self.tester.best.clone();
         let Some(t) = self.rewriter else {
             return Ok(());
         };
         let tree = self.trees.tree(&src)?;
         let errors = ts::count_errors(&tree).0;
-        let hunks = pass.hunks(&tree, &src, t);
+        let thorough = self.schedule.thorough;
+        let (plan, mut policy) = single_policy(pass, &tree, &src, t, coarse, thorough);
         drop(tree);
-        let plan = Rc::new(Plan::new(layers_of_hunks(hunks, &src)));
         if plan.hunks.is_empty() {
             return Ok(());
         }
         let mut space = EditSpace::new(src.clone());
         space.next_layer(&[], plan.hunks.clone());
-        let how = Minimizer {
-            one_at_a_time: pass.one_at_a_time(),
-            coarse: coarse.then_some(COARSE_CHUNKS),
-            limit: (!self.schedule.thorough).then_some(GIVE_UP_AFTER),
-        };
-        let mut policy = Layers::new(plan, how);
         let wanted = filtered(
             &self.schedule,
             pass.prefilter(),
@@ -63,9 +106,11 @@ impl Driver<'_> {
             false => None,
         };
         let slack = if pass.enabling() { ENABLING_SLACK } else { 0 };
+        let next = next_call(look!(self), src.clone(), then, move |_| then.changed);
         let mut oracle = EditOracle::new(pass.name(), &space, self.tester, prefilter, errors)
             .with_slack(slack)
-            .with_workers(self.front.make_checker());
+            .with_workers(self.front.make_checker())
+            .with_next(next);
         reduce(space.all_units(), &mut oracle, &mut policy);
         Ok(())
     }
@@ -75,7 +120,11 @@ impl Driver<'_> {
     /// passes before it changed nothing, so each saw the text it would have seen run alone,
     /// and the chain speculates from one into the next instead of draining between them. Each
     /// pass gets its row of the table: tests are counted to the pass the serial chain was in.
-    pub(super) fn rewrite_group(&mut self, group: &[Box<dyn Pass>]) -> Result<Option<usize>> {
+    pub(super) fn rewrite_group(
+        &mut self,
+        group: &[Box<dyn Pass>],
+        then: Then,
+    ) -> Result<Option<usize>> {
         let start = Instant::now();
         let (bytes, tokens) = (self.tester.best.len(), self.tokens());
         let (tests, hits) = (self.tester.stats.tests, self.tester.stats.interesting);
@@ -85,23 +134,8 @@ impl Driver<'_> {
         };
         let tree = self.trees.tree(&src)?;
         let errors = ts::count_errors(&tree).0;
-        let layers = group
-            .iter()
-            .map(|p| layers_of_hunks(p.hunks(&tree, &src, t), &src))
-            .collect();
+        let (plan, mut policy) = group_policy(group, &tree, &src, t, self.schedule.thorough);
         drop(tree);
-        let plan = Rc::new(Plan::grouped(layers));
-        let limit = (!self.schedule.thorough).then_some(GIVE_UP_AFTER);
-        let how = group
-            .iter()
-            .map(|p| Minimizer {
-                one_at_a_time: p.one_at_a_time(),
-                coarse: None,
-                limit,
-            })
-            .collect();
-        let names = group.iter().map(|p| p.name()).collect();
-        let mut policy = Layers::grouped(plan.clone(), how, names);
         // each pass's own prefilter setting: the oracle tells a candidate's pass by its units
         let faithful = t.faithful_grammar;
         let wanted: Vec<bool> = group
@@ -115,7 +149,7 @@ impl Driver<'_> {
                 .collect(),
         };
         let filter = wanted.contains(&true);
-        let marks = self.run_plan(&src, &plan, &mut policy, errors, filter, per_pass);
+        let marks = self.run_plan(&src, &plan, &mut policy, (errors, filter, per_pass), then);
         let changed = (self.tester.best.len() < bytes).then_some(policy.pass());
         let ran = match changed {
             Some(k) => k + 1,
@@ -136,15 +170,15 @@ impl Driver<'_> {
 
     /// A group's or a cascade's `plan` over `src` as one `reduce` call of `policy` (nothing if
     /// the plan has no hunk), the candidates parsed if `filter` (only those of the passes
-    /// `per_pass` says, if it is not empty); returns where each pass began.
+    /// `per_pass` says, if it is not empty; `errors`: the best's), followed by `then`; returns
+    /// where each pass began.
     pub(super) fn run_plan(
         &mut self,
         src: &[u8],
         plan: &Plan,
         policy: &mut Layers,
-        errors: usize,
-        filter: bool,
-        per_pass: Vec<(Unit, bool)>,
+        (errors, filter, per_pass): (usize, bool, Vec<(Unit, bool)>),
+        then: Then,
     ) -> Vec<Mark> {
         if plan.hunks.is_empty() {
             return Vec::new();
@@ -155,10 +189,12 @@ impl Driver<'_> {
         };
         let mut space = EditSpace::new(src.to_vec());
         space.next_layer(&[], plan.hunks.clone());
+        let next = next_call(look!(self), src.to_vec(), then, move |_| then.changed);
         let mut oracle = EditOracle::new("", &space, self.tester, prefilter, errors)
             .grouped()
             .filtered_per_pass(per_pass)
-            .with_workers(self.front.make_checker());
+            .with_workers(self.front.make_checker())
+            .with_next(next);
         reduce(space.all_units(), &mut oracle, policy);
         oracle.marks().to_vec()
     }

@@ -12,156 +12,26 @@
 //! The predicted outcomes come from `odds.rs` (learned rates, and the verdict the same deletion
 //! got in another branch); the plan is redone with every verdict already in, not one at a time.
 //! At width 1 only the current candidate is ever started: the plain serial loop.
+//!
+//! A path on which the policy stops ends the call of the loop. There the driver's next call
+//! begins, and the oracle knows its first candidates ([`Oracle::prefetch`], from
+//! `driver/ahead.rs`): the end competes for the workers like any node, with its path's
+//! probability, and each of the next call's candidates it starts is a tenth less likely to be
+//! needed than the one before. Those tests outlive this call; the next call's candidate of the
+//! same bytes takes one over, so a call boundary no longer costs a whole test latency.
 
 use std::collections::{BinaryHeap, HashMap, HashSet};
 
+#[path = "chain_node.rs"]
+mod node;
+
 use super::odds::{Learned, Odds, Traits, Twins, delta_key};
-use super::{Deltas, Hint, Oracle, Policy, Started, Ticket, Unit, Verdict, new_ticket, subtract};
+use super::{Deltas, Oracle, Policy, Prefetched, Started, Ticket, Unit, Verdict, subtract};
+use node::{Branch, FAILED, PassNode, node_at};
 
-/// A success branch is not built past this index of a pass (replaying further costs too much).
-const MAX_BRANCH_INDEX: usize = 4096;
-
-/// A path step meaning "the pass after this one ends without a success".
-const FAILED: usize = usize::MAX;
-
-/// One candidate of a pass node: the configuration it would leave, and its ticket.
-struct Cand {
-    ticket: Ticket,
-    candidate: Vec<Unit>,
-    /// What it removes, as a key: the same deletion in another branch (see [`Twins`]).
-    delta: u64,
-    /// What it removes, with `-j` above 1 (for the oracle's hint).
-    removed: Vec<Unit>,
-    /// The oracle's hint for the odds ([`Oracle::hint`]), once asked.
-    hint: Option<Hint>,
-}
-
-/// A pass, real (the root) or hypothetical.
-struct PassNode<'p> {
-    config: Vec<Unit>,
-    /// The policy's state before this pass's `propose`; `None` if the policy cannot fork.
-    base: Option<Box<dyn Policy + 'p>>,
-    /// The ticket whose commit leads here; `None` for the current configuration.
-    origin: Option<Ticket>,
-    /// The kind of pass, for the odds (see [`pass_kind`]); computed when first needed.
-    kind: Option<u32>,
-    cands: Vec<Cand>,
-    exhausted: bool,
-    /// The pass after a success at index i (`None` inside: the policy stops there).
-    branches: HashMap<usize, Option<Box<PassNode<'p>>>>,
-}
-
-impl<'p> PassNode<'p> {
-    /// What the odds know of candidate `i` (its hint, once asked; the kind, once named).
-    fn traits(&self, i: usize, twins: &Twins) -> Traits {
-        let cand = &self.cands[i];
-        Traits {
-            kind: self.kind.unwrap_or_default(),
-            index: i,
-            removed: self.config.len() - cand.candidate.len(),
-            twin: twins.of(cand.ticket, cand.delta),
-            hint: cand.hint.unwrap_or_default(),
-        }
-    }
-
-    fn new(config: Vec<Unit>, base: Option<Box<dyn Policy + 'p>>, origin: Option<Ticket>) -> Self {
-        PassNode {
-            config,
-            base,
-            origin,
-            kind: None,
-            cands: Vec::new(),
-            exhausted: false,
-            branches: HashMap::new(),
-        }
-    }
-
-    fn push(&mut self, delta: Vec<Unit>) {
-        assert!(!delta.is_empty(), "a policy proposed an empty delta");
-        let candidate = subtract(&self.config, &delta);
-        let key = delta_key(&delta);
-        let removed = match self.base.is_some() {
-            true => delta,
-            false => Vec::new(),
-        };
-        self.cands.push(Cand {
-            ticket: new_ticket(),
-            candidate,
-            delta: key,
-            removed,
-            hint: None,
-        });
-    }
-
-    /// Makes candidate `i` available by replaying the pass on a fork (a hypothetical node).
-    fn pull_replay(&mut self, i: usize) -> bool {
-        while self.cands.len() <= i && !self.exhausted {
-            let have = self.cands.len();
-            let want = (i + 1).max(2 * have).max(8) - have;
-            let Some(mut policy) = self.base.as_ref().and_then(|b| b.fork()) else {
-                self.exhausted = true;
-                break;
-            };
-            let fresh: Vec<Vec<Unit>> =
-                policy.propose(&self.config).skip(have).take(want).collect();
-            self.exhausted = fresh.len() < want;
-            for delta in fresh {
-                self.push(delta);
-            }
-        }
-        self.cands.len() > i
-    }
-
-    /// The pass that follows a success of candidate `i`, built once.
-    fn branch(&mut self, i: usize) -> Option<&mut PassNode<'p>> {
-        if !self.branches.contains_key(&i) {
-            let made = self.make_branch(i);
-            self.branches.insert(i, made);
-        }
-        self.branches.get_mut(&i).and_then(|b| b.as_deref_mut())
-    }
-
-    fn make_branch(&self, i: usize) -> Option<Box<PassNode<'p>>> {
-        if i == FAILED {
-            return self.make_fail_branch();
-        }
-        if i > MAX_BRANCH_INDEX {
-            return None;
-        }
-        let cand = self.cands.get(i)?;
-        let mut policy = self.base.as_ref()?.fork()?;
-        policy.propose(&self.config).nth(i)?;
-        policy.accepted(i);
-        if !policy.on_reduced(Some(&cand.candidate)) {
-            return None;
-        }
-        let next = PassNode::new(cand.candidate.clone(), Some(policy), Some(cand.ticket));
-        Some(Box::new(next))
-    }
-
-    /// The pass that follows this one if none of its candidates succeeds: a fork that proposed
-    /// them all, told the pass failed. Same configuration (and baseline) as this pass.
-    fn make_fail_branch(&self) -> Option<Box<PassNode<'p>>> {
-        if !self.exhausted {
-            return None;
-        }
-        let mut policy = self.base.as_ref()?.fork()?;
-        let proposed = policy.propose(&self.config).count();
-        debug_assert_eq!(proposed, self.cands.len());
-        if !policy.on_reduced(None) {
-            return None;
-        }
-        let next = PassNode::new(self.config.clone(), Some(policy), self.origin);
-        Some(Box::new(next))
-    }
-
-    fn collect_tickets(&self, into: &mut HashSet<Ticket>) {
-        into.extend(self.cands.iter().map(|c| c.ticket));
-        for node in self.branches.values().flatten() {
-            node.collect_tickets(into);
-        }
-    }
-}
+/// Each candidate of the next call prefetched after the first is this much less likely to be
+/// needed (the first success of a pass ends its run of candidates; most candidates fail).
+const PREFETCH_DECAY: f64 = 0.9;
 
 /// A node to consider: candidate `index` of the pass at `path` (success indices from the root).
 struct Item {
@@ -242,6 +112,9 @@ pub struct Chain<'p> {
     odds: Odds,
     twins: Twins,
     kinds: HashMap<String, u32>,
+    /// Tests started for the next call (see [`Oracle::prefetch`]), with the key of the
+    /// configuration this call must end with for them to be of use.
+    prefetched: HashMap<Ticket, u64>,
 }
 
 impl<'p> Chain<'p> {
@@ -256,6 +129,7 @@ impl<'p> Chain<'p> {
             odds,
             twins: Twins::default(),
             kinds,
+            prefetched: HashMap::new(),
         }
     }
 
@@ -335,6 +209,7 @@ impl<'p> Chain<'p> {
     }
 
     fn heard(&mut self, ticket: Ticket, verdict: Option<Verdict>) {
+        self.prefetched.remove(&ticket);
         self.twins.heard(ticket, verdict);
         if self.running.remove(&ticket) == Some(true)
             && let Some(v) = verdict
@@ -382,8 +257,10 @@ impl<'p> Chain<'p> {
             4 * self.width + 16
         };
         let mut visited = Vec::new();
-        // how many may run now: the width, or fewer while the machine is saturated
-        let room = oracle.room().clamp(1, self.width);
+        // how many may run now: the width, or fewer while the machine is saturated (or while
+        // tests prefetched for this call still run: the oracle counts them)
+        let room = oracle.room().min(self.width);
+        let mut fresh = 0;
         while let Some(item) = frontier.heap.pop() {
             if budget == 0 {
                 break;
@@ -391,8 +268,12 @@ impl<'p> Chain<'p> {
             budget -= 1;
             let current = item.path.is_empty() && item.index == k;
             let in_root = item.path.is_empty() && self.pull_root(item.index, live);
-            let full = self.running.len() >= room;
+            let full = self.running.len() + fresh >= room;
             let Some(node) = node_at(&mut self.root, &item.path) else {
+                // the call ends on this path: the next call's candidates, while there is room
+                if self.width > 1 && !full {
+                    fresh += self.prefetch(&item, &mut frontier, oracle);
+                }
                 continue;
             };
             if !in_root && !node.pull_replay(item.index) {
@@ -451,8 +332,50 @@ impl<'p> Chain<'p> {
         Plan::Ready
     }
 
+    /// Starts the `item.index`-th candidate of the call that follows the end of this one on
+    /// `item.path`, if the path ends the call; returns how many tests it started (0 or 1).
+    fn prefetch(&mut self, item: &Item, frontier: &mut Frontier, oracle: &mut dyn Oracle) -> usize {
+        let Some((&last, path)) = item.path.split_last() else {
+            return 0;
+        };
+        let Some(node) = node_at(&mut self.root, path) else {
+            return 0;
+        };
+        let Some(config) = node.end_after(last) else {
+            return 0;
+        };
+        let key = delta_key(config);
+        let (started, prob) = match oracle.prefetch(config, item.index) {
+            Prefetched::Exhausted => return 0,
+            Prefetched::Skipped => (0, item.prob),
+            Prefetched::Started(t) => {
+                self.prefetched.insert(t, key);
+                crate::trace::event('F', t);
+                (1, item.prob * PREFETCH_DECAY)
+            }
+        };
+        frontier.push(prob, item.path.clone(), item.index + 1);
+        started
+    }
+
+    /// Cancels the prefetched tests that are of use only if the call ends with another
+    /// configuration than `config`.
+    fn keep_prefetched(&mut self, config: &[Unit], oracle: &mut dyn Oracle) {
+        let key = delta_key(config);
+        let mut drop: Vec<Ticket> = (self.prefetched.iter())
+            .filter(|&(_, &k)| k != key)
+            .map(|(&t, _)| t)
+            .collect();
+        if drop.is_empty() {
+            return;
+        }
+        drop.sort_unstable();
+        self.prefetched.retain(|_, k| *k == key);
+        oracle.cancel(&drop);
+    }
+
     /// Every worker is busy and the current candidate waits: cancel the least probable test
-    /// (one the plan did not reach, else the last it reached).
+    /// (one the plan did not reach, else the last it reached; else a prefetched one).
     fn make_room(&mut self, visited: &[Ticket], oracle: &mut dyn Oracle) {
         let reached: HashSet<Ticket> = visited.iter().copied().collect();
         let mut wanted: Vec<Ticket> = self
@@ -470,6 +393,14 @@ impl<'p> Chain<'p> {
         if let Some(t) = victim {
             self.running.insert(t, false);
             oracle.cancel(&[t]);
+            return;
+        }
+        let mine = self.prefetched.keys().min().copied();
+        if let Some(t) = mine {
+            self.prefetched.remove(&t);
+            oracle.cancel(&[t]);
+        } else {
+            oracle.shed();
         }
     }
 
@@ -479,15 +410,20 @@ impl<'p> Chain<'p> {
         let mut root = self.root.take().expect("a pass is running");
         let cand = std::mem::take(&mut root.cands[k].candidate);
         let ticket = root.cands[k].ticket;
-        let next = root.branches.remove(&k).flatten().map(|mut n| {
-            n.origin = None;
-            n
-        });
+        let next = root
+            .branches
+            .remove(&k)
+            .and_then(Branch::node)
+            .map(|mut n| {
+                n.origin = None;
+                n
+            });
         let mut keep = HashSet::new();
         if let Some(n) = &next {
             n.collect_tickets(&mut keep);
         }
         self.retain(&keep, oracle);
+        self.keep_prefetched(&cand, oracle);
         self.root = next;
         (ticket, cand)
     }
@@ -499,7 +435,7 @@ impl<'p> Chain<'p> {
             return;
         };
         let next = match root.exhausted && root.cands.len() <= self.live_pos {
-            true => root.branches.remove(&FAILED).flatten(),
+            true => root.branches.remove(&FAILED).and_then(Branch::node),
             false => None,
         };
         let mut keep = HashSet::new();
@@ -531,8 +467,11 @@ impl<'p> Chain<'p> {
         }
     }
 
-    /// The loop returns: cancel what still runs and wait for it to end.
-    pub fn finish(&mut self, oracle: &mut dyn Oracle) {
+    /// The loop returns with `config`: cancel what still runs and wait for it to end, except
+    /// the tests prefetched for the call after `config` (the oracle keeps them).
+    pub fn finish(&mut self, oracle: &mut dyn Oracle, config: &[Unit]) {
+        self.keep_prefetched(config, oracle);
+        self.prefetched.clear();
         self.abandon(oracle);
         while !self.running.is_empty() {
             let Some((t, _)) = oracle.finish_one() else {
@@ -564,18 +503,6 @@ fn ticket_state(
         Some(false) => Err(()),
         None => Ok(None),
     }
-}
-
-/// The pass node at `path` (success indices from the root), building branches on the way.
-fn node_at<'a, 'p>(
-    root: &'a mut Option<Box<PassNode<'p>>>,
-    path: &[usize],
-) -> Option<&'a mut PassNode<'p>> {
-    let mut node = root.as_deref_mut()?;
-    for &i in path {
-        node = node.branch(i)?;
-    }
-    Some(node)
 }
 
 #[cfg(test)]

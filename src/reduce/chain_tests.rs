@@ -194,3 +194,39 @@ fn a_room_that_changes_under_the_loop_changes_neither_commits_nor_the_bound() {
         }
     }
 }
+
+/// At the end of a call the chain starts the next call's candidates (`Oracle::prefetch`): it
+/// asks about the configuration the call ends with, never beyond the workers (a prefetched
+/// test holds one, as the tester's do), and commits the serial sequence all the same.
+#[test]
+fn the_next_call_is_prefetched_at_the_end_without_changing_what_is_committed() {
+    let mut ended_asked = 0;
+    for seed in 0..20u64 {
+        let full = 24;
+        let units: Vec<Unit> = (0..full as Unit).collect();
+        let judge = |c: &[Unit]| chaotic(c, full, seed);
+        let serial = run(1, seed, units.clone(), judge, &mut Sweep::new());
+        for width in [2, 3, 8] {
+            let mut oracle = ShuffledOracle::new(judge, width, seed + 31);
+            oracle.prefetch = 3;
+            oracle.vary_room = seed % 2 == 0;
+            let result = reduce(units.clone(), &mut oracle, &mut Sweep::new());
+            assert_eq!(
+                (&result, &oracle.committed),
+                (&serial.0, &serial.1),
+                "-j{width} seed {seed}"
+            );
+            assert!(oracle.asked.iter().all(|(_, k)| *k <= 3));
+            ended_asked += usize::from(oracle.asked.iter().any(|(c, k)| *c == result && *k == 0));
+        }
+        let mut one = ShuffledOracle::new(judge, 1, seed);
+        one.prefetch = 3;
+        reduce(units.clone(), &mut one, &mut Sweep::new());
+        assert!(one.asked.is_empty(), "-j1 never prefetches");
+    }
+    // most runs asked about the end they reached (the last pass's failures are predicted)
+    assert!(
+        ended_asked >= 40,
+        "asked about the real end in {ended_asked} of 60 runs"
+    );
+}

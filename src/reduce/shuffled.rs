@@ -1,11 +1,13 @@
 //! An in-process stand-in for a pool of workers, for testing the speculation: a closure judges
 //! each candidate, tests "run" `width` at a time and finish in a seeded random order, some report
 //! an unknown verdict (as a lost or cancelled run would), and every commit is recorded. With
-//! `vary_room`, the room for tests changes at random, as under a CPU throttle.
+//! `vary_room`, the room for tests changes at random, as under a CPU throttle. With `prefetch`,
+//! it takes the chain's prefetches of the next call (a phantom test each, which holds a worker
+//! until it ends, as the tester's do) and records what was asked.
 
 use std::collections::HashSet;
 
-use super::{Oracle, Started, Ticket, Unit, Verdict};
+use super::{Oracle, Prefetched, Started, Ticket, Unit, Verdict, new_ticket};
 
 pub struct ShuffledOracle<F> {
     judge: F,
@@ -24,6 +26,12 @@ pub struct ShuffledOracle<F> {
     /// Tests started while more than the last room given already ran.
     pub over_room: usize,
     room: usize,
+    /// Start this many prefetched tests per configuration asked about (0: none).
+    pub prefetch: usize,
+    /// Each prefetch asked: the configuration the call would end with, and the index.
+    pub asked: Vec<(Vec<Unit>, usize)>,
+    /// Prefetched tests still running (they hold workers, and the room excludes them).
+    prefetching: HashSet<Ticket>,
 }
 
 impl<F: FnMut(&[Unit]) -> bool> ShuffledOracle<F> {
@@ -40,6 +48,9 @@ impl<F: FnMut(&[Unit]) -> bool> ShuffledOracle<F> {
             vary_room: false,
             over_room: 0,
             room: width.max(1),
+            prefetch: 0,
+            asked: Vec::new(),
+            prefetching: HashSet::new(),
         }
     }
 
@@ -66,7 +77,31 @@ impl<F: FnMut(&[Unit]) -> bool> Oracle for ShuffledOracle<F> {
         if self.vary_room {
             self.room = 1 + self.random(self.width);
         }
-        self.room
+        self.room.saturating_sub(self.prefetching.len())
+    }
+
+    fn prefetch(&mut self, config: &[Unit], k: usize) -> Prefetched {
+        self.asked.push((config.to_vec(), k));
+        if k >= self.prefetch {
+            return Prefetched::Exhausted;
+        }
+        if self.random(4) == 0 {
+            return Prefetched::Skipped; // as a cached verdict
+        }
+        assert!(self.running.len() < self.width, "more tests than workers");
+        let ticket = new_ticket();
+        self.prefetching.insert(ticket);
+        self.running.push((ticket, Verdict::NotInteresting));
+        self.peak = self.peak.max(self.running.len());
+        Prefetched::Started(ticket)
+    }
+
+    fn shed(&mut self) -> bool {
+        let Some(&t) = self.prefetching.iter().min() else {
+            return false;
+        };
+        self.cancelled.insert(t);
+        true
     }
 
     fn start(&mut self, ticket: Ticket, _parent: Option<Ticket>, candidate: &[Unit]) -> Started {
@@ -95,6 +130,7 @@ impl<F: FnMut(&[Unit]) -> bool> Oracle for ShuffledOracle<F> {
         }
         let i = self.random(self.running.len());
         let (ticket, verdict) = self.running.swap_remove(i);
+        self.prefetching.remove(&ticket);
         let lost = self.width > 1 && self.random(16) == 0;
         if self.cancelled.remove(&ticket) || lost {
             return Some((ticket, None));

@@ -10,8 +10,8 @@ use std::sync::Arc;
 
 use super::EditSpace;
 use crate::prefilter::{Baseline, Check, MakeChecker, Shared};
-use crate::reduce::{Oracle, Started, Ticket, Unit, Verdict, new_ticket};
-use crate::tester::{Tester, ticket_methods};
+use crate::reduce::{Oracle, Prefetched, Started, Ticket, Unit, Verdict, new_ticket};
+use crate::tester::{Ahead, Next, Tester, ticket_methods};
 use crate::tree::ts::Reparse;
 
 /// Where a group's pass began, in the serial chain's order: the tester's counts then.
@@ -62,6 +62,8 @@ pub struct EditOracle<'a> {
     /// A group whose passes differ in their prefilter setting: from which unit on each pass's
     /// units start, and whether its candidates are parsed (see [`EditOracle::unfiltered`]).
     filtered: Vec<(Unit, bool)>,
+    /// The driver's next call, for prefetching (see [`Ahead`]).
+    ahead: Option<Ahead<'a>>,
 }
 
 impl<'a> EditOracle<'a> {
@@ -85,7 +87,16 @@ impl<'a> EditOracle<'a> {
             shared: None,
             sent: HashSet::new(),
             filtered: Vec::new(),
+            ahead: None,
         }
+    }
+
+    /// Tells the chain what the driver runs after this call (with `-j` above 1).
+    pub fn with_next(mut self, next: Next<'a>) -> Self {
+        if self.tester.width() > 1 {
+            self.ahead = Some(Ahead::new(next));
+        }
+        self
     }
 
     /// For a group whose passes do not all use the prefilter: `passes` lists, in order, the
@@ -239,6 +250,14 @@ fn first_missing(config: &[Unit]) -> Unit {
 }
 
 impl Oracle for EditOracle<'_> {
+    fn prefetch(&mut self, config: &[Unit], k: usize) -> Prefetched {
+        let Some(ahead) = self.ahead.as_mut() else {
+            return Prefetched::Exhausted;
+        };
+        let space = self.space;
+        ahead.prefetch(self.tester, config, k, || space.render(config))
+    }
+
     fn test(&mut self, candidate: &[Unit]) -> Verdict {
         match self.prepare(new_ticket(), None, candidate) {
             Some(known) => known,

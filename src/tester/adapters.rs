@@ -1,13 +1,13 @@
 //! The unit-level adapters: render a configuration to bytes (lines and chars by concatenation,
 //! trees through their tokens, reparsed as a prefilter first) and hand it to the [`Tester`].
 
-use super::Tester;
+use super::{Ahead, Next, Tester};
 use crate::pool::Ticket;
 use crate::prefilter::{Baseline, Check, MakeChecker, Shared};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use crate::reduce::{Hint, Oracle, Started, Unit, Verdict, new_ticket};
+use crate::reduce::{Hint, Oracle, Prefetched, Started, Unit, Verdict, new_ticket};
 use crate::tree::hints::NameHints;
 use crate::tree::render::{Copy, Segments, Splice, Tokens, splices};
 use crate::tree::ts::Reparse;
@@ -79,6 +79,8 @@ pub struct TreeOracle<'a> {
     sent: HashSet<Ticket>,
     /// Where each name occurs, for the speculation's hints (built when first asked).
     names: Option<NameHints>,
+    /// The driver's next call, for prefetching (see [`Ahead`]).
+    ahead: Option<Ahead<'a>>,
 }
 
 /// Inputs smaller than this (in tokens) never end a round early to re-parse.
@@ -119,6 +121,14 @@ impl<'a> TreeOracle<'a> {
             shared: None,
             sent: HashSet::new(),
             names: None,
+            ahead: None,
+        }
+    }
+
+    /// Tells the chain what the driver runs after the next call (with `-j` above 1).
+    pub fn set_next(&mut self, next: Next<'a>) {
+        if self.tester.width() > 1 {
+            self.ahead = Some(Ahead::new(next));
         }
     }
 
@@ -203,6 +213,14 @@ impl<'a> TreeOracle<'a> {
 }
 
 impl Oracle for TreeOracle<'_> {
+    fn prefetch(&mut self, config: &[Unit], k: usize) -> Prefetched {
+        let Some(ahead) = self.ahead.as_mut() else {
+            return Prefetched::Exhausted;
+        };
+        let tokens = self.tokens;
+        ahead.prefetch(self.tester, config, k, || tokens.render(config))
+    }
+
     fn hint(&mut self, config: &[Unit], delta: &[Unit]) -> Hint {
         let tokens = self.tokens;
         let names = self.names.get_or_insert_with(|| NameHints::new(tokens));

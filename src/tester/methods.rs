@@ -29,6 +29,10 @@ macro_rules! ticket_methods {
             self.tester.cancel(tickets);
         }
 
+        fn shed(&mut self) -> bool {
+            self.tester.shed()
+        }
+
         fn charge(&mut self, ticket: Ticket) -> bool {
             self.tester.charge(ticket)
         }

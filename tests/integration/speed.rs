@@ -320,3 +320,73 @@ fn tests_that_saturate_the_cpus_get_fewer_slots_than_j() {
         "below the CPU count: {rooms:?}"
     );
 }
+
+/// At the end of each call of the loop the chain starts the next call's first candidates
+/// (`driver/ahead.rs`): the next call takes those runs over (`A` in the trace) instead of
+/// starting its own, and the result is still `-j1`'s.
+#[test]
+fn the_next_call_is_prefetched_and_taken_over_with_the_serial_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let case = fixture("nested-if");
+    let input = dir.path().join("input.c");
+    std::fs::copy(case.join("input.c"), &input).unwrap();
+    // a test that mostly waits, so that runs overlap the call boundaries
+    let test = dir.path().join("slow.sh");
+    let body = format!(
+        "#!/bin/sh\nsleep 0.2\nexec {} \"$@\"\n",
+        case.join("interesting.sh").display()
+    );
+    std::fs::write(&test, body).unwrap();
+    std::fs::set_permissions(&test, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let (serial, _) = run("nested-if", &["-j1"]);
+    let (trace, out) = (dir.path().join("trace"), dir.path().join("out.c"));
+    let status = Command::new(crate::util::reduce_bin())
+        .env("REDUCE_TRACE", &trace)
+        .env("XDG_CACHE_HOME", dir.path().join("cache"))
+        .args(["-q", "-j6", "--no-persistent-cache", "--temp-dir"])
+        .arg(dir.path())
+        .arg("--test")
+        .arg(&test)
+        .arg("-o")
+        .arg(&out)
+        .arg(&input)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&std::fs::read(&out).unwrap()),
+        String::from_utf8_lossy(&serial)
+    );
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let events: Vec<(&str, &str)> = text
+        .lines()
+        .filter_map(|l| {
+            let mut parts = l.splitn(3, ' ').skip(1);
+            Some((parts.next()?, parts.next()?))
+        })
+        .collect();
+    let at = |kind: &str, what: &str| events.iter().position(|e| e.0 == kind && e.1 == what);
+    let prefetched: Vec<&str> = events.iter().filter(|e| e.0 == "F").map(|e| e.1).collect();
+    let adopted: Vec<(&str, &str)> = events
+        .iter()
+        .filter(|e| e.0 == "A")
+        .filter_map(|e| e.1.split_once(' '))
+        .collect();
+    assert!(!prefetched.is_empty(), "no prefetch:\n{text}");
+    assert!(!adopted.is_empty(), "no prefetched run taken over:\n{text}");
+    for (run, ticket) in adopted {
+        assert!(prefetched.contains(&run), "{run} was not prefetched");
+        let taken = at("A", &format!("{run} {ticket}")).unwrap();
+        assert!(
+            at("S", run).is_some_and(|s| s < taken),
+            "{run} started after"
+        );
+        // a candidate the serial chain reached is decided after its run ended
+        if let Some(decided) = at("C", ticket) {
+            assert!(
+                at("D", run).is_some_and(|d| d < decided),
+                "{ticket} before {run}"
+            );
+        }
+    }
+}

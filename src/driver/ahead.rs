@@ -1,0 +1,221 @@
+//! What the driver runs next, for the chain's prefetch (`tester/ahead.rs`): each call of the
+//! loop is told which call follows it, as a function of the text it ends with, and that
+//! function lists the next call's first candidates. The chain starts their tests while this
+//! call's last tests still run, so the one test latency each call boundary cost goes. A wrong
+//! guess only wastes test runs: a prefetched verdict is a cached verdict, which the next call
+//! uses only for the very same bytes.
+
+use std::collections::HashSet;
+use std::rc::Rc;
+
+use anyhow::Result;
+
+use super::cascade::cascade_policy;
+use super::rewrites::{group_end, group_policy, single_policy};
+use super::trees::Trees;
+use super::{COARSE_MIN_BYTES, Deletion, Schedule, Tables};
+use crate::reduce::ddmin::Sweep;
+use crate::reduce::hdd::Hdd;
+use crate::reduce::perses::{Perses, PersesOptions};
+use crate::reduce::recall::Recall;
+use crate::reduce::{Only, Policy, Unit, subtract};
+use crate::rewrite::EditSpace;
+use crate::rewrite::layers::{Layers, Plan};
+use crate::rewrite::table::RewriteTable;
+use crate::tester::Next;
+use crate::tree::front::Front;
+use crate::tree::ts::Parsed;
+
+/// Which table of passes a cycle runs ([`Tables`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Which {
+    Main,
+    Late,
+}
+
+/// A call the driver makes.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum After {
+    /// A deletion round (its comments first, if any).
+    Round,
+    /// The bulk passes by name (`cascade.rs`).
+    Cascade,
+    /// The pass at this index of a table, with those that share its call ([`group_end`]);
+    /// past the table's end, what the cycle does next.
+    Group(Which, usize),
+    /// Something the lookahead does not model.
+    Unknown,
+}
+
+/// The call after the current one: if it leaves the text as it was, or if it changes it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Then {
+    pub same: After,
+    pub changed: After,
+}
+
+impl Then {
+    /// Nothing known of the next call.
+    pub const UNKNOWN: Then = Then {
+        same: After::Unknown,
+        changed: After::Unknown,
+    };
+}
+
+/// What the lookahead needs of the driver, borrowed apart from the tester (which the running
+/// call holds).
+pub(super) struct Look<'d, 'f> {
+    pub trees: &'d mut Trees<'f>,
+    pub front: &'f Front,
+    pub rewriter: Option<&'static RewriteTable>,
+    pub schedule: Schedule,
+    /// Perses's failed replacements as the next round will skip them.
+    pub failed: HashSet<u64>,
+    /// How many candidates to list: the workers.
+    pub width: usize,
+    pub tables: Tables,
+    /// The size of the best when the current cycle began.
+    pub cycle_start: usize,
+}
+
+/// A lookahead follows calls that try nothing (a pass with no edits) at most this far.
+const MAX_HOPS: usize = 64;
+
+/// Texts above this size are not looked ahead of: the lookahead parses the text on the thread
+/// that feeds the workers, and a wrong guess would cost a parse the next call makes again.
+const MAX_BYTES: usize = 256 * 1024;
+
+/// The next call's first candidates for a call that starts from `start`: `then.same` if it
+/// ends with that text, else `changed(config)` (its end configuration decides: a round that
+/// reached its size goal hands over to the bulk passes).
+pub(super) fn next_call<'d, 'f: 'd>(
+    mut look: Look<'d, 'f>,
+    start: Vec<u8>,
+    then: Then,
+    changed: impl Fn(&[Unit]) -> After + 'd,
+) -> Next<'d> {
+    Box::new(move |text: &[u8], config: &[Unit]| {
+        if text.len() > MAX_BYTES {
+            return Vec::new();
+        }
+        let after = match text == start.as_slice() {
+            true => then.same,
+            false => changed(config),
+        };
+        look.first(after, text, 0).unwrap_or_default()
+    })
+}
+
+/// The first `k` candidates of `policy` over `units`, rendered.
+fn firsts(
+    policy: &mut dyn Policy,
+    units: &[Unit],
+    k: usize,
+    render: impl Fn(&[Unit]) -> Vec<u8>,
+) -> Vec<Vec<u8>> {
+    let deltas: Vec<Vec<Unit>> = policy.propose(units).take(k).collect();
+    deltas.iter().map(|d| render(&subtract(units, d))).collect()
+}
+
+/// The first `k` candidates of a Layers policy over its plan's edits of `src`.
+fn layered(plan: &Plan, policy: &mut Layers, src: &[u8], k: usize) -> Vec<Vec<u8>> {
+    let mut space = EditSpace::new(src.to_vec());
+    space.next_layer(&[], plan.hunks.clone());
+    let units = space.all_units();
+    firsts(policy, &units, k, |c| space.render(c))
+}
+
+/// The first candidates of a round's deletion policy over `units` of `parsed`: `how` is the
+/// kind of deletion, the failed replacements it skips, and how many to list.
+pub(super) fn deletion_firsts(
+    (deletion, failed, k): (Deletion, &HashSet<u64>, usize),
+    parsed: &Parsed,
+    units: &[Unit],
+) -> Vec<Vec<u8>> {
+    let render = |c: &[Unit]| parsed.tokens.render(c);
+    match deletion {
+        Deletion::Hdd => firsts(&mut Hdd::new(&parsed.arena, Sweep::new), units, k, render),
+        Deletion::Perses => {
+            let recall = Rc::new(Recall::new(&parsed.tokens, failed.clone()));
+            let mut perses = Perses::new(&parsed.arena, Sweep::new)
+                .options(PersesOptions::tuned())
+                .recall(recall);
+            firsts(&mut perses, units, k, render)
+        }
+    }
+}
+
+impl Look<'_, '_> {
+    /// The first candidates of `after` on `text` (empty: nothing known), `hops` calls that
+    /// try nothing after the current one.
+    pub fn first(&mut self, after: After, text: &[u8], hops: usize) -> Result<Vec<Vec<u8>>> {
+        match after {
+            _ if hops > MAX_HOPS => Ok(Vec::new()),
+            After::Unknown => Ok(Vec::new()),
+            After::Round => self.round(text),
+            After::Cascade => self.cascade(text),
+            After::Group(which, index) => self.group(which, index, text, hops),
+        }
+    }
+
+    fn round(&mut self, text: &[u8]) -> Result<Vec<Vec<u8>>> {
+        let parsed = self.trees.build(text)?;
+        let units: Vec<Unit> = (0..parsed.tokens.len() as Unit).collect();
+        let comments = self.front.comment_tokens(&parsed);
+        if !comments.is_empty() {
+            let mut only = Only::new(comments, Sweep::new());
+            return Ok(firsts(&mut only, &units, self.width, |c| {
+                parsed.tokens.render(c)
+            }));
+        }
+        let how = (self.schedule.deletion, &self.failed, self.width);
+        Ok(deletion_firsts(how, &parsed, &units))
+    }
+
+    fn cascade(&mut self, text: &[u8]) -> Result<Vec<Vec<u8>>> {
+        let Some(t) = self.rewriter else {
+            return Ok(Vec::new());
+        };
+        let tree = self.trees.tree(text)?;
+        let coarse = text.len() > COARSE_MIN_BYTES;
+        let (plan, mut policy) = cascade_policy(&tree, text, t, coarse, self.schedule.thorough);
+        Ok(layered(&plan, &mut policy, text, self.width))
+    }
+
+    fn group(
+        &mut self,
+        which: Which,
+        index: usize,
+        text: &[u8],
+        hops: usize,
+    ) -> Result<Vec<Vec<u8>>> {
+        let tables = self.tables.clone();
+        let passes = tables.get(which);
+        let Some(t) = self.rewriter.filter(|_| !passes.is_empty()) else {
+            return Ok(Vec::new());
+        };
+        if index >= passes.len() {
+            // the cycle's end: the table again if the cycle changed the text, else the late
+            // passes (after those, the driver's last steps are not modelled)
+            let next = match which {
+                Which::Main if text.len() < self.cycle_start => After::Group(Which::Main, 0),
+                Which::Main => After::Group(Which::Late, 0),
+                Which::Late => After::Unknown,
+            };
+            return self.first(next, text, hops + 1);
+        }
+        let end = group_end(passes, index).max(index + 1);
+        let tree = self.trees.tree(text)?;
+        let thorough = self.schedule.thorough;
+        let (plan, mut policy) = match passes[index].enabling() {
+            true => single_policy(passes[index].as_ref(), &tree, text, t, false, thorough),
+            false => group_policy(&passes[index..end], &tree, text, t, thorough),
+        };
+        drop(tree);
+        if plan.hunks.is_empty() {
+            // the call has nothing to try: the one after it runs on the same text
+            return self.first(After::Group(which, end), text, hops + 1);
+        }
+        Ok(layered(&plan, &mut policy, text, self.width))
+    }
+}

@@ -1,0 +1,91 @@
+//! The tester's side of prefetching (`reduce/chain.rs`, `driver/ahead.rs`): runs started for
+//! a call of the loop that does not exist yet, taken over by the first candidate of the same
+//! bytes, and out of the way of the serial checks.
+
+use super::Tester;
+use crate::pool::Ticket;
+use crate::reduce::{Prefetched, new_ticket};
+
+impl Tester {
+    /// Starts a run of `candidate` for a call of the loop that does not exist yet (the chain
+    /// predicts it, see `chain.rs`). Nothing waits for it: its verdict goes to the cache, and
+    /// the first candidate of the same bytes takes the run over ([`Tester::begin`]). Only with
+    /// the cache on, several workers and no attempt budget (whose count is the serial run's).
+    pub fn prefetch(&mut self, candidate: &[u8]) -> Prefetched {
+        if self.stopped() || self.cache.is_none() || self.max_attempts.is_some() {
+            return Prefetched::Exhausted;
+        }
+        if self.pool.idle() == 0 {
+            return Prefetched::Exhausted;
+        }
+        let key = self.key(candidate);
+        let known = self.cache.as_ref().is_some_and(|c| c.contains_key(&key))
+            || self.in_flight.values().any(|&k| k == key)
+            || self.disk.as_ref().is_some_and(|d| d.rejected(key));
+        if known {
+            return Prefetched::Skipped;
+        }
+        let ticket = new_ticket();
+        if !self.pool.submit(ticket, candidate.to_vec()) {
+            return Prefetched::Exhausted;
+        }
+        self.started += 1;
+        self.in_flight.insert(ticket, key);
+        self.prefetched.insert(key, ticket);
+        crate::trace::event('S', ticket);
+        Prefetched::Started(ticket)
+    }
+
+    /// The prefetched run of `key`, if any, becomes `ticket`'s.
+    pub(super) fn adopt(&mut self, key: u128, ticket: Ticket) -> bool {
+        let Some(run) = self.prefetched.remove(&key) else {
+            return false;
+        };
+        crate::trace::event('A', format_args!("{run} {ticket}"));
+        self.adopted.insert(run, ticket);
+        self.adopter_run.insert(ticket, run);
+        true
+    }
+
+    /// Cancels one prefetched run that no candidate took over; `false`: there is none.
+    pub fn shed(&mut self) -> bool {
+        let Some(&run) = self.prefetched.values().min() else {
+            return false;
+        };
+        crate::trace::event('X', run);
+        self.pool.cancel(run);
+        true
+    }
+
+    /// Before a run that waits for itself alone (a serial check): the prefetched runs nobody
+    /// took over end first, cancelled (a verdict that came in first is cached).
+    pub(super) fn drop_prefetched(&mut self) {
+        if self.prefetched.is_empty() {
+            return;
+        }
+        for &run in self.prefetched.values() {
+            crate::trace::event('X', run);
+            self.pool.cancel(run);
+        }
+        while !self.prefetched.is_empty() {
+            let Some((run, report)) = self.wait_pool() else {
+                self.prefetched.clear();
+                break;
+            };
+            let orphan = self.prefetched.values().any(|&r| r == run);
+            let done = self.settle(run, report);
+            if !orphan {
+                self.ready.push_back(done);
+            }
+        }
+    }
+
+    pub fn stopped(&self) -> bool {
+        self.stop.is_some() || crate::signal::interrupted()
+    }
+
+    /// Whether --max-attempts allows another test run.
+    pub fn budget_left(&self) -> bool {
+        self.max_attempts.is_none_or(|max| self.started < max)
+    }
+}
