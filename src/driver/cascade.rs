@@ -8,11 +8,11 @@ use std::rc::Rc;
 use anyhow::Result;
 
 use super::ahead::Then;
-use super::rewrites::filtered;
-use super::{COARSE_CHUNKS, Driver, GIVE_UP_AFTER, PassStats};
+use super::rewrites::{filtered, minimizer};
+use super::{Driver, PassStats};
 use crate::rewrite::Pass;
 use crate::rewrite::cascade::{cascade, plan};
-use crate::rewrite::layers::{Layers, Minimizer, Plan};
+use crate::rewrite::layers::{Layers, Plan};
 use crate::rewrite::names::{Declarations, Unreferenced};
 use crate::rewrite::oracle::Mark;
 use crate::rewrite::table::RewriteTable;
@@ -31,11 +31,7 @@ pub(super) fn cascade_policy(
     let segments = cascade(tree, src, t);
     let (plan, names) = plan(segments, src);
     let plan = Rc::new(plan);
-    let how = Minimizer {
-        one_at_a_time: false,
-        coarse: coarse.then_some(COARSE_CHUNKS),
-        limit: (!thorough).then_some(GIVE_UP_AFTER),
-    };
+    let how = minimizer(false, coarse, thorough);
     let policy = Layers::chained(plan.clone(), vec![how; names.len()], names);
     (plan, policy)
 }

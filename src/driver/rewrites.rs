@@ -36,14 +36,9 @@ pub(super) fn group_policy(
         .map(|p| layers_of_hunks(p.hunks(tree, src, t), src))
         .collect();
     let plan = Rc::new(Plan::grouped(layers));
-    let limit = (!thorough).then_some(GIVE_UP_AFTER);
     let how = group
         .iter()
-        .map(|p| Minimizer {
-            one_at_a_time: p.one_at_a_time(),
-            coarse: None,
-            limit,
-        })
+        .map(|p| minimizer(p.one_at_a_time(), false, thorough))
         .collect();
     let names = group.iter().map(|p| p.name()).collect();
     (plan.clone(), Layers::grouped(plan, how, names))
@@ -60,12 +55,18 @@ pub(super) fn single_policy(
     thorough: bool,
 ) -> (Rc<Plan>, Layers) {
     let plan = Rc::new(Plan::new(layers_of_hunks(pass.hunks(tree, src, t), src)));
-    let how = Minimizer {
-        one_at_a_time: pass.one_at_a_time(),
+    let how = minimizer(pass.one_at_a_time(), coarse, thorough);
+    (plan.clone(), Layers::new(plan, how))
+}
+
+/// How a layer is minimized: one edit at a time or all at once then halves; `coarse`: not
+/// below chunks of 1/[`COARSE_CHUNKS`] of the layer; `thorough`: no give-up rule.
+pub(super) fn minimizer(one_at_a_time: bool, coarse: bool, thorough: bool) -> Minimizer {
+    Minimizer {
+        one_at_a_time,
         coarse: coarse.then_some(COARSE_CHUNKS),
         limit: (!thorough).then_some(GIVE_UP_AFTER),
-    };
-    (plan.clone(), Layers::new(plan, how))
+    }
 }
 
 /// Whether a pass's candidates get the parse prefilter: the run has it on, the pass uses it (or

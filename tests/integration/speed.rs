@@ -13,6 +13,27 @@ fn run(case: &str, args: &[&str]) -> (Vec<u8>, serde_json::Value) {
     crate::util::reduce_fixture(&fixture(case), args)
 }
 
+/// Runs `reduce ARGS --temp-dir DIR --test TEST -o OUT INPUT` with `REDUCE_TRACE=DIR/trace`
+/// (and its cache in DIR); the run must succeed. Returns the trace.
+fn traced(dir: &Path, args: &[&str], test: &Path, out: &Path, input: &Path) -> String {
+    let trace = dir.join("trace");
+    let status = Command::new(crate::util::reduce_bin())
+        .env("REDUCE_TRACE", &trace)
+        .env("XDG_CACHE_HOME", dir.join("cache"))
+        .args(args)
+        .arg("--temp-dir")
+        .arg(dir)
+        .arg("--test")
+        .arg(test)
+        .arg("-o")
+        .arg(out)
+        .arg(input)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    std::fs::read_to_string(&trace).unwrap()
+}
+
 #[test]
 fn parallel_runs_give_byte_identical_results_to_serial_runs() {
     for algo in ["perses", "hdd", "ddmin"] {
@@ -192,24 +213,11 @@ fn the_trace_has_one_start_and_one_end_per_test_run() {
     let name = crate::util::fixture_input(&case);
     let input = dir.path().join(&name);
     std::fs::copy(case.join(&name), &input).unwrap();
-    let (trace, stats) = (dir.path().join("trace"), dir.path().join("stats.json"));
-    let status = Command::new(crate::util::reduce_bin())
-        .env("REDUCE_TRACE", &trace)
-        .env("XDG_CACHE_HOME", dir.path().join("cache"))
-        .args(["-q", "-j1", "--temp-dir"])
-        .arg(dir.path())
-        .arg("--stats-json")
-        .arg(&stats)
-        .arg("--test")
-        .arg(case.join("interesting.sh"))
-        .arg("-o")
-        .arg(dir.path().join("out"))
-        .arg(&input)
-        .status()
-        .unwrap();
-    assert!(status.success());
+    let stats = dir.path().join("stats.json");
+    let args = ["-q", "-j1", "--stats-json", stats.to_str().unwrap()];
+    let (test, out) = (case.join("interesting.sh"), dir.path().join("out"));
+    let text = traced(dir.path(), &args, &test, &out, &input);
     let stats: serde_json::Value = serde_json::from_slice(&std::fs::read(&stats).unwrap()).unwrap();
-    let text = std::fs::read_to_string(&trace).unwrap();
     let events: Vec<(f64, &str, &str)> = text
         .lines()
         .map(|l| {
@@ -278,31 +286,11 @@ fn tests_that_saturate_the_cpus_get_fewer_slots_than_j() {
     )
     .unwrap();
     std::fs::set_permissions(&test, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let (trace, out) = (dir.path().join("trace"), dir.path().join("out"));
+    let out = dir.path().join("out");
     let j = (4 * cpus).to_string();
-    let status = Command::new(crate::util::reduce_bin())
-        .env("REDUCE_TRACE", &trace)
-        .env("XDG_CACHE_HOME", dir.path().join("cache"))
-        .args([
-            "-q",
-            "--algo",
-            "ddmin",
-            "--no-persistent-cache",
-            "-j",
-            &j,
-            "--temp-dir",
-        ])
-        .arg(dir.path())
-        .arg("--test")
-        .arg(&test)
-        .arg("-o")
-        .arg(&out)
-        .arg(&input)
-        .status()
-        .unwrap();
-    assert!(status.success());
+    let args = ["-q", "--algo", "ddmin", "--no-persistent-cache", "-j", &j];
+    let text = traced(dir.path(), &args, &test, &out, &input);
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "keep\n");
-    let text = std::fs::read_to_string(&trace).unwrap();
     let rooms: Vec<usize> = text
         .lines()
         .filter_map(|l| {
@@ -339,25 +327,13 @@ fn the_next_call_is_prefetched_and_taken_over_with_the_serial_result() {
     std::fs::write(&test, body).unwrap();
     std::fs::set_permissions(&test, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let (serial, _) = run("nested-if", &["-j1"]);
-    let (trace, out) = (dir.path().join("trace"), dir.path().join("out.c"));
-    let status = Command::new(crate::util::reduce_bin())
-        .env("REDUCE_TRACE", &trace)
-        .env("XDG_CACHE_HOME", dir.path().join("cache"))
-        .args(["-q", "-j6", "--no-persistent-cache", "--temp-dir"])
-        .arg(dir.path())
-        .arg("--test")
-        .arg(&test)
-        .arg("-o")
-        .arg(&out)
-        .arg(&input)
-        .status()
-        .unwrap();
-    assert!(status.success());
+    let out = dir.path().join("out.c");
+    let args = ["-q", "-j6", "--no-persistent-cache"];
+    let text = traced(dir.path(), &args, &test, &out, &input);
     assert_eq!(
         String::from_utf8_lossy(&std::fs::read(&out).unwrap()),
         String::from_utf8_lossy(&serial)
     );
-    let text = std::fs::read_to_string(&trace).unwrap();
     let events: Vec<(&str, &str)> = text
         .lines()
         .filter_map(|l| {
