@@ -189,6 +189,15 @@ impl Tester {
         self.pool.room().saturating_sub(self.prefetched.len())
     }
 
+    pub fn stopped(&self) -> bool {
+        self.stop.is_some() || crate::signal::interrupted()
+    }
+
+    /// Whether --max-attempts allows another test run.
+    pub fn budget_left(&self) -> bool {
+        self.max_attempts.is_none_or(|max| self.started < max)
+    }
+
     /// Waits for the pool's next report (the wait is the feeding thread's idle time).
     fn wait_pool(&mut self) -> Option<(Ticket, Report)> {
         let waiting = std::time::Instant::now();
@@ -259,7 +268,8 @@ impl Tester {
         }
         // a prefetched run of the same bytes: the check first, here (a worker would run it
         // before the test), then the run is this candidate's
-        if self.prefetched.contains_key(&key) && matches!(check.baseline, Baseline::Value(_)) {
+        let value_baseline = matches!(check.baseline, Baseline::Value(_));
+        if known.is_none() && value_baseline && self.prefetched.contains_key(&key) {
             if check.answer(&mut self.checker, candidate) {
                 self.keys.remove(&ticket);
                 self.prune(ticket);

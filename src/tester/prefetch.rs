@@ -79,13 +79,4 @@ impl Tester {
             }
         }
     }
-
-    pub fn stopped(&self) -> bool {
-        self.stop.is_some() || crate::signal::interrupted()
-    }
-
-    /// Whether --max-attempts allows another test run.
-    pub fn budget_left(&self) -> bool {
-        self.max_attempts.is_none_or(|max| self.started < max)
-    }
 }
