@@ -301,19 +301,14 @@ impl<'p> Chain<'p> {
                     break;
                 }
                 Ok(None) => {
-                    let started = oracle.start(ticket, origin, &node.cands[item.index].candidate);
-                    self.twins.started(ticket, delta);
-                    match started {
-                        Started::Running => self.running.insert(ticket, true).map(drop),
-                        Started::Known(v) => {
-                            self.twins.heard(ticket, Some(v));
-                            self.verdicts.insert(ticket, v).map(drop)
-                        }
+                    let candidate = &node.cands[item.index].candidate;
+                    let known = (&mut self.running, &mut self.verdicts, &mut self.twins);
+                    match start_test(known, oracle, (ticket, origin, delta), candidate) {
                         // no verdict will come; if this was the current candidate the loop
                         // waits for the tests still running and asks again, or stops
                         Started::Unknown => return Plan::Ready,
-                    };
-                    started
+                        started => started,
+                    }
                 }
             };
             let succ = [&item.path[..], &[item.index]].concat();
@@ -486,6 +481,33 @@ impl<'p> Chain<'p> {
         }
         .keep();
     }
+}
+
+/// Starts the test of `candidate` (its ticket, the ticket it assumes committed, its delta key)
+/// and records what the oracle says: running, or a verdict known at once.
+fn start_test(
+    (running, verdicts, twins): (
+        &mut HashMap<Ticket, bool>,
+        &mut HashMap<Ticket, Verdict>,
+        &mut Twins,
+    ),
+    oracle: &mut dyn Oracle,
+    (ticket, origin, delta): (Ticket, Option<Ticket>, u64),
+    candidate: &[Unit],
+) -> Started {
+    let started = oracle.start(ticket, origin, candidate);
+    twins.started(ticket, delta);
+    match started {
+        Started::Running => {
+            running.insert(ticket, true);
+        }
+        Started::Known(v) => {
+            twins.heard(ticket, Some(v));
+            verdicts.insert(ticket, v);
+        }
+        Started::Unknown => {}
+    }
+    started
 }
 
 /// What is known of `ticket`: a verdict, running, or nothing (`None`). `Err`: cancelled and
