@@ -51,7 +51,7 @@ macro_rules! look {
             front: $d.front,
             rewriter: $d.rewriter,
             schedule: $d.schedule,
-            failed: $d.recalled.peek($d.tester.width()),
+            failed: $d.recalled.peek(),
             width: $d.tester.width(),
             tables: $d.tables.clone(),
             cycle_start: $d.cycle_start,

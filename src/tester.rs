@@ -413,10 +413,10 @@ impl Tester {
             }
             None => run,
         };
-        if let Some(key) = self.in_flight.get(&run)
-            && self.prefetched.get(key) == Some(&run)
+        if let Some(&key) = self.in_flight.get(&run)
+            && self.prefetched.get(&key) == Some(&run)
         {
-            self.prefetched.remove(&key.clone());
+            self.prefetched.remove(&key);
         }
         let outcome = match report {
             Report::Ran(outcome) => outcome,

@@ -70,7 +70,7 @@ pub(super) struct Look<'d, 'f> {
     pub rewriter: Option<&'static RewriteTable>,
     pub schedule: Schedule,
     /// Perses's failed replacements as the next round will skip them.
-    pub failed: HashSet<u64>,
+    pub failed: Rc<HashSet<u64>>,
     /// How many candidates to list: the workers.
     pub width: usize,
     pub tables: Tables,
@@ -136,7 +136,7 @@ pub(super) fn deletion_firsts(
     match deletion {
         Deletion::Hdd => firsts(&mut Hdd::new(&parsed.arena, Sweep::new), units, k, render),
         Deletion::Perses => {
-            let recall = Rc::new(Recall::new(&parsed.tokens, failed.clone()));
+            let recall = Rc::new(Recall::new(&parsed.tokens, HashSet::clone(failed)));
             let mut perses = Perses::new(&parsed.arena, Sweep::new)
                 .options(PersesOptions::tuned())
                 .recall(recall);
@@ -168,7 +168,7 @@ impl Look<'_, '_> {
                 parsed.tokens.render(c)
             }));
         }
-        let how = (self.schedule.deletion, &self.failed, self.width);
+        let how = (self.schedule.deletion, &*self.failed, self.width);
         Ok(deletion_firsts(how, &parsed, &units))
     }
 

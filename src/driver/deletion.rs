@@ -22,7 +22,7 @@ use crate::tree::ts::Reparse;
 /// Perses's replacements that failed, by [`Recall`] key, over the whole run.
 #[derive(Default)]
 pub(super) struct Recalled {
-    failed: HashSet<u64>,
+    failed: Rc<HashSet<u64>>,
     /// The next rounds skip nothing (the run's last check).
     full: bool,
     /// The last round skipped what failed before: its fixpoint is not yet a full one.
@@ -35,23 +35,23 @@ impl Recalled {
     fn for_round<'t>(&mut self, tokens: &'t Tokens) -> Rc<Recall<'t>> {
         let failed = match self.full {
             true => HashSet::new(),
-            false => self.failed.clone(),
+            false => HashSet::clone(&self.failed),
         };
         self.skipped = !failed.is_empty();
         Rc::new(Recall::new(tokens, failed))
     }
 
-    /// What the next round would skip, for the lookahead (nothing needed at `-j1`).
-    pub(super) fn peek(&self, width: usize) -> HashSet<u64> {
-        match self.full || width < 2 {
-            true => HashSet::new(),
+    /// What the next round would skip, for the lookahead (shared, not copied).
+    pub(super) fn peek(&self) -> Rc<HashSet<u64>> {
+        match self.full {
+            true => Rc::default(),
             false => self.failed.clone(),
         }
     }
 
     /// The keys of the replacements a round saw fail.
     fn learn(&mut self, keys: Vec<u64>) {
-        self.failed.extend(keys);
+        Rc::make_mut(&mut self.failed).extend(keys);
     }
 }
 
@@ -121,9 +121,8 @@ impl Driver<'_> {
                 true => Some(self.filter.as_mut()),
                 false => None,
             };
-            let width = self.tester.width();
-            let failed = self.recalled.peek(width);
             let look = look!(self);
+            let (failed, width) = (look.failed.clone(), look.width);
             let mut oracle = TreeOracle::new(&parsed.tokens, self.tester, prefilter, parsed.errors)
                 .with_workers(self.front.make_checker());
             // comments first, all at once if the test allows (it usually does): one test can
@@ -134,7 +133,7 @@ impl Driver<'_> {
                 units
             } else {
                 // then the deletion policy, on this parse
-                let (how, parsed) = ((deletion, &failed, width), &parsed);
+                let (how, parsed) = ((deletion, &*failed, width), &parsed);
                 oracle.set_next(Box::new(move |_, c| deletion_firsts(how, parsed, c)));
                 reduce(units, &mut oracle, &mut Only::new(comments, Sweep::new()))
             };

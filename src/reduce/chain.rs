@@ -356,6 +356,10 @@ impl<'p> Chain<'p> {
     /// Cancels the prefetched tests that are of use only if the call ends with another
     /// configuration than `config`.
     fn keep_prefetched(&mut self, config: &[Unit], oracle: &mut dyn Oracle) {
+        // most commits have nothing prefetched: no hash of the configuration then
+        if self.prefetched.is_empty() {
+            return;
+        }
         let key = delta_key(config);
         let mut drop: Vec<Ticket> = (self.prefetched.iter())
             .filter(|&(_, &k)| k != key)

@@ -93,9 +93,7 @@ impl<'a> EditOracle<'a> {
 
     /// Tells the chain what the driver runs after this call (with `-j` above 1).
     pub fn with_next(mut self, next: Next<'a>) -> Self {
-        if self.tester.width() > 1 {
-            self.ahead = Some(Ahead::new(next));
-        }
+        self.ahead = Ahead::of(self.tester, next);
         self
     }
 
@@ -251,11 +249,10 @@ fn first_missing(config: &[Unit]) -> Unit {
 
 impl Oracle for EditOracle<'_> {
     fn prefetch(&mut self, config: &[Unit], k: usize) -> Prefetched {
-        let Some(ahead) = self.ahead.as_mut() else {
-            return Prefetched::Exhausted;
-        };
         let space = self.space;
-        ahead.prefetch(self.tester, config, k, || space.render(config))
+        Ahead::prefetch(&mut self.ahead, self.tester, config, k, || {
+            space.render(config)
+        })
     }
 
     fn test(&mut self, candidate: &[Unit]) -> Verdict {

@@ -127,9 +127,7 @@ impl<'a> TreeOracle<'a> {
 
     /// Tells the chain what the driver runs after the next call (with `-j` above 1).
     pub fn set_next(&mut self, next: Next<'a>) {
-        if self.tester.width() > 1 {
-            self.ahead = Some(Ahead::new(next));
-        }
+        self.ahead = Ahead::of(self.tester, next);
     }
 
     /// Lets the test workers parse the candidates (with `-j` above 1 and a prefilter), each
@@ -214,11 +212,10 @@ impl<'a> TreeOracle<'a> {
 
 impl Oracle for TreeOracle<'_> {
     fn prefetch(&mut self, config: &[Unit], k: usize) -> Prefetched {
-        let Some(ahead) = self.ahead.as_mut() else {
-            return Prefetched::Exhausted;
-        };
         let tokens = self.tokens;
-        ahead.prefetch(self.tester, config, k, || tokens.render(config))
+        Ahead::prefetch(&mut self.ahead, self.tester, config, k, || {
+            tokens.render(config)
+        })
     }
 
     fn hint(&mut self, config: &[Unit], delta: &[Unit]) -> Hint {

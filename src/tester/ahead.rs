@@ -20,12 +20,27 @@ pub struct Ahead<'a> {
 }
 
 impl<'a> Ahead<'a> {
-    pub fn new(next: Next<'a>) -> Self {
-        Ahead { next, last: None }
+    /// A view for an adapter over `tester`: none at `-j1`, which never prefetches.
+    pub fn of(tester: &Tester, next: Next<'a>) -> Option<Self> {
+        (tester.width() > 1).then_some(Ahead { next, last: None })
     }
 
-    /// Prefetches the `k`-th candidate of the call after `config` (`render`: its text).
+    /// An adapter's [`crate::reduce::Oracle::prefetch`]: the `k`-th candidate of the call after
+    /// `config` (`render`: its text), if the adapter knows the next call.
     pub fn prefetch(
+        ahead: &mut Option<Self>,
+        tester: &mut Tester,
+        config: &[Unit],
+        k: usize,
+        render: impl FnOnce() -> Vec<u8>,
+    ) -> Prefetched {
+        let Some(ahead) = ahead.as_mut() else {
+            return Prefetched::Exhausted;
+        };
+        ahead.start(tester, config, k, render)
+    }
+
+    fn start(
         &mut self,
         tester: &mut Tester,
         config: &[Unit],
