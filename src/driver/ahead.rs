@@ -153,7 +153,7 @@ impl Look<'_, '_> {
             _ if hops > MAX_HOPS => Ok(Vec::new()),
             After::Unknown => Ok(Vec::new()),
             After::Round => self.round(text),
-            After::Cascade => self.cascade(text),
+            After::Cascade => self.cascade(text, hops),
             After::Group(which, index) => self.group(which, index, text, hops),
         }
     }
@@ -172,13 +172,18 @@ impl Look<'_, '_> {
         Ok(deletion_firsts(how, &parsed, &units))
     }
 
-    fn cascade(&mut self, text: &[u8]) -> Result<Vec<Vec<u8>>> {
+    fn cascade(&mut self, text: &[u8], hops: usize) -> Result<Vec<Vec<u8>>> {
         let Some(t) = self.rewriter else {
             return Ok(Vec::new());
         };
         let tree = self.trees.tree(text)?;
         let coarse = text.len() > COARSE_MIN_BYTES;
         let (plan, mut policy) = cascade_policy(&tree, text, t, coarse, self.schedule.thorough);
+        drop(tree);
+        if plan.hunks.is_empty() {
+            // nothing to try: the cascade's loop ends, and a deletion round runs on that text
+            return self.first(After::Round, text, hops + 1);
+        }
         Ok(layered(&plan, &mut policy, text, self.width))
     }
 

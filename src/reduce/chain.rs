@@ -93,6 +93,15 @@ fn pass_kind(policy: Option<&(dyn Policy + '_)>, kinds: &mut HashMap<String, u32
     *kinds.entry(kind).or_insert(next)
 }
 
+/// Where a path ends the call: the key of the configuration it ends with, and the ticket it
+/// hangs from (the candidate whose success ends the call, or one of the pass whose failure
+/// does), so that a commit keeps the prefetches made for the endings still ahead of it.
+#[derive(Clone, Copy)]
+struct Ending {
+    key: u64,
+    via: Option<Ticket>,
+}
+
 /// What planning found out about the current candidate.
 enum Plan {
     Ready,
@@ -112,9 +121,9 @@ pub struct Chain<'p> {
     odds: Odds,
     twins: Twins,
     kinds: HashMap<String, u32>,
-    /// Tests started for the next call (see [`Oracle::prefetch`]), with the key of the
-    /// configuration this call must end with for them to be of use.
-    prefetched: HashMap<Ticket, u64>,
+    /// Tests started for the next call (see [`Oracle::prefetch`]), with the ending they
+    /// serve.
+    prefetched: HashMap<Ticket, Ending>,
 }
 
 impl<'p> Chain<'p> {
@@ -259,7 +268,7 @@ impl<'p> Chain<'p> {
         let mut visited = Vec::new();
         // how many may run now: the width, or fewer while the machine is saturated (or while
         // tests prefetched for this call still run: the oracle counts them)
-        let room = oracle.room().min(self.width);
+        let mut room = oracle.room().min(self.width);
         let mut fresh = 0;
         while let Some(item) = frontier.heap.pop() {
             if budget == 0 {
@@ -311,6 +320,11 @@ impl<'p> Chain<'p> {
                     }
                 }
             };
+            if current {
+                // the current candidate may have taken a prefetched run over, which the room
+                // counted as taken
+                room = oracle.room().min(self.width);
+            }
             let succ = [&item.path[..], &[item.index]].concat();
             match state {
                 Started::Known(Verdict::Interesting) => frontier.push(item.prob, succ, 0),
@@ -339,12 +353,19 @@ impl<'p> Chain<'p> {
         let Some(config) = node.end_after(last) else {
             return 0;
         };
-        let key = delta_key(config);
+        let via = match last {
+            FAILED => node.cands.last().map(|c| c.ticket).or(node.origin),
+            i => Some(node.cands[i].ticket),
+        };
+        let ending = Ending {
+            key: delta_key(config),
+            via,
+        };
         let (started, prob) = match oracle.prefetch(config, item.index) {
             Prefetched::Exhausted => return 0,
             Prefetched::Skipped => (0, item.prob),
             Prefetched::Started(t) => {
-                self.prefetched.insert(t, key);
+                self.prefetched.insert(t, ending);
                 crate::trace::event('F', t);
                 (1, item.prob * PREFETCH_DECAY)
             }
@@ -353,23 +374,30 @@ impl<'p> Chain<'p> {
         started
     }
 
-    /// Cancels the prefetched tests that are of use only if the call ends with another
-    /// configuration than `config`.
-    fn keep_prefetched(&mut self, config: &[Unit], oracle: &mut dyn Oracle) {
+    /// Cancels the prefetched tests made for endings that can no longer happen: those that
+    /// do not end with `config` and do not hang from a ticket in `ahead` (the tree still
+    /// ahead of the loop).
+    fn keep_prefetched(
+        &mut self,
+        config: &[Unit],
+        ahead: &HashSet<Ticket>,
+        oracle: &mut dyn Oracle,
+    ) {
         // most commits have nothing prefetched: no hash of the configuration then
         if self.prefetched.is_empty() {
             return;
         }
         let key = delta_key(config);
+        let wanted = |e: &Ending| e.key == key || e.via.is_some_and(|t| ahead.contains(&t));
         let mut drop: Vec<Ticket> = (self.prefetched.iter())
-            .filter(|&(_, &k)| k != key)
+            .filter(|&(_, e)| !wanted(e))
             .map(|(&t, _)| t)
             .collect();
         if drop.is_empty() {
             return;
         }
         drop.sort_unstable();
-        self.prefetched.retain(|_, k| *k == key);
+        self.prefetched.retain(|_, e| wanted(e));
         oracle.cancel(&drop);
     }
 
@@ -422,7 +450,7 @@ impl<'p> Chain<'p> {
             n.collect_tickets(&mut keep);
         }
         self.retain(&keep, oracle);
-        self.keep_prefetched(&cand, oracle);
+        self.keep_prefetched(&cand, &keep, oracle);
         self.root = next;
         (ticket, cand)
     }
@@ -442,6 +470,7 @@ impl<'p> Chain<'p> {
             n.collect_tickets(&mut keep);
         }
         self.retain(&keep, oracle);
+        self.keep_prefetched(&root.config, &keep, oracle);
         self.root = next;
     }
 
@@ -469,7 +498,7 @@ impl<'p> Chain<'p> {
     /// The loop returns with `config`: cancel what still runs and wait for it to end, except
     /// the tests prefetched for the call after `config` (the oracle keeps them).
     pub fn finish(&mut self, oracle: &mut dyn Oracle, config: &[Unit]) {
-        self.keep_prefetched(config, oracle);
+        self.keep_prefetched(config, &HashSet::new(), oracle);
         self.prefetched.clear();
         self.abandon(oracle);
         while !self.running.is_empty() {

@@ -5,7 +5,11 @@ use crate::reduce::giveup::GiveUp;
 use crate::reduce::hdd::Hdd;
 use crate::reduce::perses::Perses;
 use crate::reduce::shuffled::ShuffledOracle;
-use crate::reduce::{Policy, Unit, reduce};
+use crate::reduce::{Oracle, Policy, Started, Ticket, Unit, Verdict, new_ticket, reduce};
+use std::collections::HashSet;
+
+use super::{Chain, Ending};
+use crate::reduce::odds::delta_key;
 use crate::tree::toy::{example_tree, parses};
 
 /// A deterministic, non-monotone verdict that keeps the full input.
@@ -228,5 +232,99 @@ fn the_next_call_is_prefetched_at_the_end_without_changing_what_is_committed() {
     assert!(
         ended_asked >= 40,
         "asked about the real end in {ended_asked} of 60 runs"
+    );
+}
+
+/// A width-2 oracle whose room, like the tester's, leaves out one run prefetched by the call
+/// before, until the first candidate takes that run over; it counts the tests started before
+/// the loop first waits.
+struct Adopting {
+    unadopted: usize,
+    running: Vec<(Ticket, Verdict)>,
+    waited: bool,
+    before_wait: usize,
+}
+
+impl Oracle for Adopting {
+    fn test(&mut self, candidate: &[Unit]) -> Verdict {
+        Verdict::from_bool(candidate.len() >= 5)
+    }
+
+    fn width(&self) -> usize {
+        2
+    }
+
+    fn room(&mut self) -> usize {
+        2 - self.unadopted
+    }
+
+    fn start(&mut self, ticket: Ticket, _parent: Option<Ticket>, candidate: &[Unit]) -> Started {
+        // the first candidate is the prefetched one: its run is already one of the two
+        self.unadopted = 0;
+        self.before_wait += usize::from(!self.waited);
+        let verdict = self.test(candidate);
+        self.running.push((ticket, verdict));
+        assert!(self.running.len() <= 2, "more tests than workers");
+        Started::Running
+    }
+
+    fn finish_one(&mut self) -> Option<(Ticket, Option<Verdict>)> {
+        self.waited = true;
+        let (t, v) = self.running.pop()?;
+        Some((t, Some(v)))
+    }
+}
+
+/// The first candidate of a call takes over the run prefetched for it, which the room had
+/// counted as taken: the chain asks again, and the other worker starts at once.
+#[test]
+fn a_run_taken_over_frees_its_room_for_the_next_candidate() {
+    let mut oracle = Adopting {
+        unadopted: 1,
+        running: Vec::new(),
+        waited: false,
+        before_wait: 0,
+    };
+    let result = reduce((0..6).collect(), &mut oracle, &mut Sweep::new());
+    assert_eq!(result.len(), 5);
+    assert_eq!(
+        oracle.before_wait, 2,
+        "both workers busy before the first wait"
+    );
+}
+
+/// A commit on the way to an ending keeps the tests prefetched for it; those for endings the
+/// commit ruled out are cancelled, and so are all of them once the call ends elsewhere.
+#[test]
+fn a_commit_keeps_the_prefetches_of_the_endings_still_ahead() {
+    let judge = |_: &[Unit]| true;
+    let mut oracle = ShuffledOracle::new(judge, 4, 1);
+    let mut chain = Chain::new(4);
+    let ahead_ticket = new_ticket();
+    let gone_ticket = new_ticket();
+    let committed: Vec<Unit> = vec![1, 2, 3];
+    // an ending deeper in the branch kept, one off it, and the ending right after the commit
+    let (deep, off, here) = (new_ticket(), new_ticket(), new_ticket());
+    let ending = |key: &[Unit], via| Ending {
+        key: delta_key(key),
+        via,
+    };
+    chain
+        .prefetched
+        .insert(deep, ending(&[1], Some(ahead_ticket)));
+    chain
+        .prefetched
+        .insert(off, ending(&[2], Some(gone_ticket)));
+    chain.prefetched.insert(here, ending(&committed, None));
+    let ahead: HashSet<Ticket> = [ahead_ticket].into();
+    chain.keep_prefetched(&committed, &ahead, &mut oracle);
+    let mut kept: Vec<Ticket> = chain.prefetched.keys().copied().collect();
+    kept.sort_unstable();
+    assert_eq!(kept, vec![deep, here]);
+    // the call ends with [1]: only the test made for that ending stays
+    chain.keep_prefetched(&[1], &HashSet::new(), &mut oracle);
+    assert_eq!(
+        chain.prefetched.keys().copied().collect::<Vec<_>>(),
+        vec![deep]
     );
 }
