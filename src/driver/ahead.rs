@@ -224,3 +224,53 @@ impl Look<'_, '_> {
         Ok(layered(&plan, &mut policy, text, self.width))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lookahead of a cascade on `text` and of a deletion round on it, with a C front.
+    fn cascade_and_round(text: &[u8]) -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
+        let front = Front::grammar(&crate::lang::c::SPEC).unwrap();
+        let mut trees = Trees::new(&front, None).unwrap();
+        let schedule = Schedule {
+            deletion: Deletion::Perses,
+            rewrites: true,
+            thorough: false,
+            rename: false,
+            prefilter: false,
+            format: false,
+            compact: false,
+        };
+        let mut look = Look {
+            trees: &mut trees,
+            front: &front,
+            rewriter: crate::rewrite::table::for_language("c"),
+            schedule,
+            failed: Rc::new(HashSet::new()),
+            width: 4,
+            tables: Tables::new(true),
+            cycle_start: text.len(),
+        };
+        let cascade = look.first(After::Cascade, text, 0).unwrap();
+        let round = look.first(After::Round, text, 0).unwrap();
+        (cascade, round)
+    }
+
+    /// With no item to remove (a lone `#include`), the cascade tries nothing and the driver
+    /// goes on to a deletion round: the lookahead lists that round's candidates. With an
+    /// unreferenced function, the cascade's own candidates (the first removes it).
+    #[test]
+    fn a_cascade_with_nothing_to_try_looks_ahead_to_the_round_after_it() {
+        let used = b"#include <stdio.h>\n";
+        let (cascade, round) = cascade_and_round(used);
+        assert!(!round.is_empty());
+        assert_eq!(cascade, round);
+
+        let unused = b"int g(int y) { return y * 2; }\nint main(void) { return 0; }\n";
+        let (cascade, round) = cascade_and_round(unused);
+        assert!(!cascade.is_empty());
+        assert_ne!(cascade, round);
+        assert!(!String::from_utf8_lossy(&cascade[0]).contains("g(int"));
+    }
+}
