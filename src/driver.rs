@@ -382,8 +382,8 @@ impl<'a> Driver<'a> {
                 let before = self.tester.best.len();
                 let coarse = before > COARSE_MIN_BYTES;
                 let then = Then {
-                    same: After::Round,
-                    changed: After::Cascade,
+                    same: After::Group(Which::Main, 0).round_then(),
+                    changed: After::Cascade(Some((Which::Main, 0))),
                 };
                 self.cascade(coarse, then)?;
                 let after = self.tester.best.len();
@@ -429,7 +429,7 @@ impl<'a> Driver<'a> {
                 }
                 let then = Then {
                     same: After::Group(which, i),
-                    changed: After::Round,
+                    changed: After::Group(which, i).round_then(),
                 };
                 self.measured(pass.as_ref(), false, then)?;
                 if self.tester.best != before {
@@ -440,9 +440,13 @@ impl<'a> Driver<'a> {
             }
             // this pass and those after it that can share its call (see `group_end`)
             let group = &passes[i - 1..group_end(passes, i - 1)];
+            // after a change, the cycle goes on past the pass that made it (not known here)
             let then = Then {
                 same: After::Group(which, i - 1 + group.len()),
-                changed: After::Round,
+                changed: match first_change {
+                    true => After::Group(Which::Main, 0).round_then(),
+                    false => After::Round(None),
+                },
             };
             match self.rewrite_group(group, then)? {
                 Some(k) => {

@@ -36,10 +36,11 @@ pub(super) enum Which {
 /// A call the driver makes.
 #[derive(Clone, Copy, Debug)]
 pub(super) enum After {
-    /// A deletion round (its comments first, if any).
-    Round,
-    /// The bulk passes by name (`cascade.rs`).
-    Cascade,
+    /// A deletion round (its comments first, if any), and the table's pass where the driver
+    /// goes on if the rounds change nothing (`None`: not modelled).
+    Round(Option<(Which, usize)>),
+    /// The bulk passes by name (`cascade.rs`), and where the rounds after them go on.
+    Cascade(Option<(Which, usize)>),
     /// The pass at this index of a table, with those that share its call ([`group_end`]);
     /// past the table's end, what the cycle does next.
     Group(Which, usize),
@@ -52,6 +53,21 @@ pub(super) enum After {
 pub(super) struct Then {
     pub same: After,
     pub changed: After,
+}
+
+impl After {
+    /// The table's pass this is, if it is one.
+    pub fn tail(self) -> Option<(Which, usize)> {
+        match self {
+            After::Group(which, index) => Some((which, index)),
+            _ => None,
+        }
+    }
+
+    /// A deletion round that goes on with `self` if it changes nothing.
+    pub fn round_then(self) -> After {
+        After::Round(self.tail())
+    }
 }
 
 impl Then {
@@ -71,12 +87,16 @@ pub(super) struct Look<'d, 'f> {
     pub schedule: Schedule,
     /// Perses's failed replacements as the next round will skip them.
     pub failed: Rc<HashSet<u64>>,
-    /// How many candidates to list: the workers.
+    /// The workers (see [`Look::listed`]).
     pub width: usize,
     pub tables: Tables,
     /// The size of the best when the current cycle began.
     pub cycle_start: usize,
 }
+
+/// The lookahead lists this many candidates per worker: the chain skips those whose verdict is
+/// cached (the late passes of a run are mostly cached), and goes on to the next.
+const LISTED_PER_WORKER: usize = 2;
 
 /// A lookahead follows calls that try nothing (a pass with no edits) at most this far.
 const MAX_HOPS: usize = 64;
@@ -106,15 +126,30 @@ pub(super) fn next_call<'d, 'f: 'd>(
     })
 }
 
-/// The first `k` candidates of `policy` over `units`, rendered.
+/// The first `k` candidates of `policy` over `units`, rendered, in the order the call tries
+/// them while they fail: a pass that runs out hands over to the policy's next pass on the same
+/// units (a Perses round's next list, a cascade's next layer), as the loop does.
 fn firsts(
     policy: &mut dyn Policy,
     units: &[Unit],
     k: usize,
     render: impl Fn(&[Unit]) -> Vec<u8>,
 ) -> Vec<Vec<u8>> {
-    let deltas: Vec<Vec<Unit>> = policy.propose(units).take(k).collect();
-    deltas.iter().map(|d| render(&subtract(units, d))).collect()
+    let mut listed = Vec::new();
+    for _ in 0..MAX_HOPS {
+        let mut deltas = policy.propose(units);
+        for delta in deltas.by_ref() {
+            listed.push(render(&subtract(units, &delta)));
+            if listed.len() == k {
+                return listed;
+            }
+        }
+        drop(deltas);
+        if !policy.on_reduced(None) {
+            break;
+        }
+    }
+    listed
 }
 
 /// The first `k` candidates of a Layers policy over its plan's edits of `src`.
@@ -146,33 +181,69 @@ pub(super) fn deletion_firsts(
 }
 
 impl Look<'_, '_> {
+    /// How many of the next call's candidates to list.
+    pub fn listed(&self) -> usize {
+        LISTED_PER_WORKER * self.width
+    }
+
     /// The first candidates of `after` on `text` (empty: nothing known), `hops` calls that
     /// try nothing after the current one.
     pub fn first(&mut self, after: After, text: &[u8], hops: usize) -> Result<Vec<Vec<u8>>> {
         match after {
             _ if hops > MAX_HOPS => Ok(Vec::new()),
             After::Unknown => Ok(Vec::new()),
-            After::Round => self.round(text),
-            After::Cascade => self.cascade(text, hops),
+            After::Round(then) => self.round(text, then, hops),
+            After::Cascade(then) => self.cascade(text, then, hops),
             After::Group(which, index) => self.group(which, index, text, hops),
         }
     }
 
-    fn round(&mut self, text: &[u8]) -> Result<Vec<Vec<u8>>> {
+    fn round(
+        &mut self,
+        text: &[u8],
+        then: Option<(Which, usize)>,
+        hops: usize,
+    ) -> Result<Vec<Vec<u8>>> {
         let parsed = self.trees.build(text)?;
         let units: Vec<Unit> = (0..parsed.tokens.len() as Unit).collect();
         let comments = self.front.comment_tokens(&parsed);
         if !comments.is_empty() {
             let mut only = Only::new(comments, Sweep::new());
-            return Ok(firsts(&mut only, &units, self.width, |c| {
+            return Ok(firsts(&mut only, &units, self.listed(), |c| {
                 parsed.tokens.render(c)
             }));
         }
-        let how = (self.schedule.deletion, &*self.failed, self.width);
-        Ok(deletion_firsts(how, &parsed, &units))
+        let how = (self.schedule.deletion, &*self.failed, self.listed());
+        let listed = deletion_firsts(how, &parsed, &units);
+        drop(parsed);
+        // a round that tries them all in vain ends the rounds: the driver goes on to `then`
+        let next = then.map_or(After::Unknown, |(which, index)| After::Group(which, index));
+        self.then_after(listed, next, text, hops)
     }
 
-    fn cascade(&mut self, text: &[u8], hops: usize) -> Result<Vec<Vec<u8>>> {
+    /// `listed`, and if it holds fewer candidates than the lookahead lists (the call ends on
+    /// the same text if they all fail), the first candidates of `next` on that text after them.
+    fn then_after(
+        &mut self,
+        mut listed: Vec<Vec<u8>>,
+        next: After,
+        text: &[u8],
+        hops: usize,
+    ) -> Result<Vec<Vec<u8>>> {
+        let room = self.listed().saturating_sub(listed.len());
+        if room > 0 {
+            let more = self.first(next, text, hops + 1)?;
+            listed.extend(more.into_iter().take(room));
+        }
+        Ok(listed)
+    }
+
+    fn cascade(
+        &mut self,
+        text: &[u8],
+        then: Option<(Which, usize)>,
+        hops: usize,
+    ) -> Result<Vec<Vec<u8>>> {
         let Some(t) = self.rewriter else {
             return Ok(Vec::new());
         };
@@ -182,9 +253,11 @@ impl Look<'_, '_> {
         drop(tree);
         if plan.hunks.is_empty() {
             // nothing to try: the cascade's loop ends, and a deletion round runs on that text
-            return self.first(After::Round, text, hops + 1);
+            return self.first(After::Round(then), text, hops + 1);
         }
-        Ok(layered(&plan, &mut policy, text, self.width))
+        let listed = layered(&plan, &mut policy, text, self.listed());
+        // a cascade that changes nothing ends its loop: deletion rounds, then `then`
+        self.then_after(listed, After::Round(then), text, hops)
     }
 
     fn group(
@@ -221,16 +294,62 @@ impl Look<'_, '_> {
             // the call has nothing to try: the one after it runs on the same text
             return self.first(After::Group(which, end), text, hops + 1);
         }
-        Ok(layered(&plan, &mut policy, text, self.width))
+        let listed = layered(&plan, &mut policy, text, self.listed());
+        self.then_after(listed, After::Group(which, end), text, hops)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reduce::{FnOracle, reduce};
+    use crate::tree::toy::{ToyTree, example_tree};
 
-    /// The lookahead of a cascade on `text` and of a deletion round on it, with a C front.
-    fn cascade_and_round(text: &[u8]) -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
+    type MakePolicy = fn(&ToyTree) -> Box<dyn Policy + '_>;
+
+    /// What a call of `policy` over `units` tests while every candidate fails.
+    fn tried_while_failing(policy: &mut dyn Policy, units: &[Unit]) -> Vec<Vec<Unit>> {
+        let mut tried = Vec::new();
+        let full = units.len();
+        let mut oracle = FnOracle(|c: &[Unit]| {
+            if c.len() < full {
+                tried.push(c.to_vec());
+            }
+            c.len() == full
+        });
+        reduce(units.to_vec(), &mut oracle, policy);
+        tried
+    }
+
+    /// The lookahead lists the candidates the next call tries first while they fail, in
+    /// order, through the policy's later passes on the same units (a sweep's smaller chunks,
+    /// Perses's and HDD's later lists and levels): with few candidates per pass, the workers
+    /// would otherwise get the first pass's alone.
+    #[test]
+    fn the_lookahead_lists_what_the_call_tries_first_while_it_fails() {
+        let tree = example_tree();
+        let units = tree.all_units();
+        let render = |c: &[Unit]| tree.render(c).into_bytes();
+        let policies: [MakePolicy; 3] = [
+            |_| Box::new(Sweep::new()),
+            |t| Box::new(Hdd::new(&t.arena, Sweep::new)),
+            |t| Box::new(Perses::new(&t.arena, Sweep::new)),
+        ];
+        for make in policies {
+            let serial: Vec<Vec<u8>> = tried_while_failing(make(&tree).as_mut(), &units)
+                .iter()
+                .map(|c| render(c))
+                .collect();
+            assert!(serial.len() > 4);
+            for k in [1, 4, serial.len(), serial.len() + 5] {
+                let listed = firsts(make(&tree).as_mut(), &units, k, render);
+                assert_eq!(listed, serial[..k.min(serial.len())], "k {k}");
+            }
+        }
+    }
+
+    /// A lookahead over C for 4 workers, given to `test`.
+    fn with_look<T>(cycle_start: usize, test: impl FnOnce(&mut Look) -> T) -> T {
         let front = Front::grammar(&crate::lang::c::SPEC).unwrap();
         let mut trees = Trees::new(&front, None).unwrap();
         let schedule = Schedule {
@@ -250,11 +369,54 @@ mod tests {
             failed: Rc::new(HashSet::new()),
             width: 4,
             tables: Tables::new(true),
-            cycle_start: text.len(),
+            cycle_start,
         };
-        let cascade = look.first(After::Cascade, text, 0).unwrap();
-        let round = look.first(After::Round, text, 0).unwrap();
-        (cascade, round)
+        test(&mut look)
+    }
+
+    /// The lookahead of a cascade on `text` and of a deletion round on it.
+    fn cascade_and_round(text: &[u8]) -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
+        with_look(text.len(), |look| {
+            let cascade = look.first(After::Cascade(None), text, 0).unwrap();
+            let round = look.first(After::Round(None), text, 0).unwrap();
+            (cascade, round)
+        })
+    }
+
+    /// A call with fewer candidates than the lookahead lists ends on the same text if they
+    /// all fail: the candidates of the driver's next call follow them (the late passes of a
+    /// run are short calls, often answered from the cache).
+    #[test]
+    fn a_short_call_is_followed_by_the_next_calls_candidates() {
+        let text: &[u8] = b"int x;\n";
+        with_look(text.len(), |look| {
+            let listed = look.listed();
+            let short = vec![b"short".to_vec()];
+            let round = look.first(After::Round(None), text, 0).unwrap();
+            assert!(round.len() > 1 && round.len() < listed);
+            let then = look
+                .then_after(short.clone(), After::Round(None), text, 0)
+                .unwrap();
+            assert_eq!(then[0], short[0]);
+            assert_eq!(then[1..], round[..(listed - 1).min(round.len())]);
+            // a full list is left as it is
+            let full = vec![b"full".to_vec(); listed];
+            let kept = look
+                .then_after(full.clone(), After::Round(None), text, 0)
+                .unwrap();
+            assert_eq!(kept, full);
+            // a round followed by the table's first pass lists that pass's candidates after its
+            // own, when it has fewer than the lookahead lists
+            let group = look.first(After::Group(Which::Main, 0), text, 0).unwrap();
+            let chained = look
+                .first(After::Round(Some((Which::Main, 0))), text, 0)
+                .unwrap();
+            assert!(!group.is_empty());
+            let mut expected = round.clone();
+            expected.extend(group);
+            expected.truncate(listed);
+            assert_eq!(chained, expected);
+        })
     }
 
     /// With no item to remove (a lone `#include`), the cascade tries nothing and the driver

@@ -82,8 +82,8 @@ impl Driver<'_> {
             }
             let before = self.tester.best.len();
             let rounds = Then {
-                same: After::Round,
-                changed: After::Round,
+                same: then.round_then(),
+                changed: then.round_then(),
             };
             changed |= self.cascade(false, rounds)?;
             goals = self.tester.best.len() < before;
@@ -122,7 +122,7 @@ impl Driver<'_> {
                 false => None,
             };
             let look = look!(self);
-            let (failed, width) = (look.failed.clone(), look.width);
+            let (failed, listed) = (look.failed.clone(), look.listed());
             let mut oracle = TreeOracle::new(&parsed.tokens, self.tester, prefilter, parsed.errors)
                 .with_workers(self.front.make_checker());
             // comments first, all at once if the test allows (it usually does): one test can
@@ -133,7 +133,7 @@ impl Driver<'_> {
                 units
             } else {
                 // then the deletion policy, on this parse
-                let (how, parsed) = ((deletion, &*failed, width), &parsed);
+                let (how, parsed) = ((deletion, &*failed, listed), &parsed);
                 oracle.set_next(Box::new(move |_, c| deletion_firsts(how, parsed, c)));
                 reduce(units, &mut oracle, &mut Only::new(comments, Sweep::new()))
             };
@@ -144,11 +144,11 @@ impl Driver<'_> {
             // then another round, or the bulk passes at the goal, or `then` if nothing changed
             let rounds = Then {
                 same: then,
-                changed: After::Round,
+                changed: then.round_then(),
             };
             let goal = move |config: &[Unit]| match goals && config.len() <= target {
-                true => After::Cascade,
-                false => After::Round,
+                true => After::Cascade(then.tail()),
+                false => then.round_then(),
             };
             oracle.set_next(next_call(look, text.clone(), rounds, goal));
             let (result, reached) = match self.schedule.deletion {
