@@ -353,19 +353,17 @@ impl<'p> Chain<'p> {
         let Some(config) = node.end_after(last) else {
             return 0;
         };
-        let via = match last {
-            FAILED => node.cands.last().map(|c| c.ticket).or(node.origin),
-            i => Some(node.cands[i].ticket),
-        };
-        let ending = Ending {
-            key: delta_key(config),
-            via,
-        };
         let (started, prob) = match oracle.prefetch(config, item.index) {
             Prefetched::Exhausted => return 0,
             Prefetched::Skipped => (0, item.prob),
             Prefetched::Started(t) => {
-                self.prefetched.insert(t, ending);
+                // only for a test started: every plan asks again about the endings it reaches
+                let via = match last {
+                    FAILED => node.cands.last().map(|c| c.ticket).or(node.origin),
+                    i => Some(node.cands[i].ticket),
+                };
+                let key = delta_key(config);
+                self.prefetched.insert(t, Ending { key, via });
                 crate::trace::event('F', t);
                 (1, item.prob * PREFETCH_DECAY)
             }
