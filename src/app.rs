@@ -370,9 +370,13 @@ impl Session {
             original_tokens: None,
             early: None,
         };
-        // the tree run's first parse goes on while the original's check runs
+        // the tree run's first parse, and its first call's listing, go on while the
+        // original's check runs
         if let (Algo::Hdd | Algo::Perses, Some(front)) = (algo, session.front.as_ref()) {
-            session.early = Some(EarlyParse::start(front, session.tester.best.clone()));
+            let rewrites = algo == Algo::Perses && session.cfg.rewrites;
+            let best = session.tester.best.clone();
+            let listing = crate::driver::first_listing(front, best.len(), rewrites);
+            session.early = Some(EarlyParse::start_listing(front, best, listing));
         }
         session.tester.set_disk_cache(verdicts);
         session.tester.preload_interesting(&plan.known_results());

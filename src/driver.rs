@@ -62,10 +62,12 @@ macro_rules! look {
 mod ahead;
 mod cascade;
 mod deletion;
+mod first;
 mod rewrites;
 mod trees;
 
 use ahead::{After, Then, Which};
+pub use first::first_listing;
 use rewrites::group_end;
 use trees::Trees;
 
@@ -480,18 +482,12 @@ impl<'a> Driver<'a> {
     /// Runs `step` and adds its figures to the pass named `name`; returns whether it changed
     /// the best.
     fn measure(&mut self, name: &str, step: impl FnOnce(&mut Self) -> Result<()>) -> Result<bool> {
-        // the first text's tokens are its parse thread's count: asked for after the step, so
-        // that the step does not wait for it
-        let early = self.trees.is_early(&self.tester.best);
         let bytes = self.tester.best.len();
-        let tokens = if early { 0 } else { self.tokens() };
+        let tokens = self.tokens_before();
         let (tests, hits) = (self.tester.stats.tests, self.tester.stats.interesting);
         let start = Instant::now();
         step(self)?;
-        let tokens = match early && bytes <= COUNT_TOKENS_MAX_BYTES {
-            true => self.trees.early_tokens().unwrap_or(0),
-            false => tokens,
-        };
+        let tokens = self.tokens_settled(tokens, bytes);
         let changed = self.tester.best.len() < bytes || matches!(name, "layout" | "undo-enabling");
         let resized = self.tester.best.len() != bytes;
         let tokens_after = if changed || resized {
@@ -529,6 +525,25 @@ impl<'a> Driver<'a> {
         self.trees.early_tokens()
     }
 
+    /// The best text's tokens before a step, for its row; `None` for the first text, whose
+    /// count is its parse thread's last work: asked for after the step ([`Self::tokens_settled`]),
+    /// so that the step does not wait for it.
+    fn tokens_before(&mut self) -> Option<usize> {
+        match self.trees.is_early(&self.tester.best) {
+            true => None,
+            false => Some(self.tokens()),
+        }
+    }
+
+    /// What [`Self::tokens_before`] counted, or the first text's count (of `bytes` bytes).
+    fn tokens_settled(&mut self, before: Option<usize>, bytes: usize) -> usize {
+        match before {
+            Some(tokens) => tokens,
+            None if bytes <= COUNT_TOKENS_MAX_BYTES => self.trees.early_tokens().unwrap_or(0),
+            None => 0,
+        }
+    }
+
     /// Tokens of the best text, as the summary counts them; 0 above [`COUNT_TOKENS_MAX_BYTES`].
     fn tokens(&mut self) -> usize {
         if self.tester.best.len() > COUNT_TOKENS_MAX_BYTES {
@@ -546,7 +561,11 @@ impl<'a> Driver<'a> {
         };
         let tree = self.trees.tree(&src)?;
         let errors = ts::count_errors(&tree).0;
-        let units = closure::units(&tree, &src, t, split_bodies, members);
+        let listed = match split_bodies || members {
+            true => None,
+            false => self.first_closure(&src),
+        };
+        let units = listed.unwrap_or_else(|| closure::units(&tree, &src, t, split_bodies, members));
         drop(tree);
         self.keep_closure(src, units, errors);
         Ok(())

@@ -20,6 +20,7 @@ use crate::reduce::perses::{Perses, PersesOptions};
 use crate::reduce::recall::Recall;
 use crate::reduce::{Only, Policy, Unit, subtract};
 use crate::rewrite::EditSpace;
+use crate::rewrite::cascade::cascade;
 use crate::rewrite::layers::{Layers, Plan};
 use crate::rewrite::table::RewriteTable;
 use crate::tester::Next;
@@ -249,8 +250,9 @@ impl Look<'_, '_> {
         };
         let tree = self.trees.tree(text)?;
         let coarse = text.len() > COARSE_MIN_BYTES;
-        let (plan, mut policy) = cascade_policy(&tree, text, t, coarse, self.schedule.thorough);
+        let segments = cascade(&tree, text, t);
         drop(tree);
+        let (plan, mut policy) = cascade_policy(segments, text, coarse, self.schedule.thorough);
         if plan.hunks.is_empty() {
             // nothing to try: the cascade's loop ends, and a deletion round runs on that text
             return self.first(After::Round(then), text, hops + 1);

@@ -11,24 +11,20 @@ use super::ahead::Then;
 use super::rewrites::{filtered, minimizer};
 use super::{Driver, PassStats};
 use crate::rewrite::Pass;
-use crate::rewrite::cascade::{cascade, plan};
+use crate::rewrite::cascade::{Segment, cascade, plan};
 use crate::rewrite::layers::{Layers, Plan};
 use crate::rewrite::names::{Declarations, Unreferenced};
 use crate::rewrite::oracle::Mark;
-use crate::rewrite::table::RewriteTable;
 use crate::tree::ts;
-use tree_sitter::Tree;
 
-/// The plan and policy of one cascade call over `src` ([`Layers::chained`]); `coarse`: see
-/// [`Driver::cascade`].
+/// The plan and policy of one cascade call over `src` ([`Layers::chained`]), from its
+/// `segments` ([`cascade`]); `coarse`: see [`Driver::cascade`].
 pub(super) fn cascade_policy(
-    tree: &Tree,
+    segments: Vec<Segment>,
     src: &[u8],
-    t: &RewriteTable,
     coarse: bool,
     thorough: bool,
 ) -> (Rc<Plan>, Layers) {
-    let segments = cascade(tree, src, t);
     let (plan, names) = plan(segments, src);
     let plan = Rc::new(plan);
     let how = minimizer(false, coarse, thorough);
@@ -42,15 +38,19 @@ impl Driver<'_> {
     /// `then`: the driver's next call (for the lookahead).
     pub(super) fn cascade(&mut self, coarse: bool, then: Then) -> Result<bool> {
         let first = Mark::of(Unreferenced.name(), self.tester);
-        let tokens = self.tokens();
         let src = self.tester.best.clone();
         let Some(t) = self.rewriter else {
             return Ok(false);
         };
         let tree = self.trees.tree(&src)?;
         let errors = ts::count_errors(&tree).0;
-        let (plan, mut policy) = cascade_policy(&tree, &src, t, coarse, self.schedule.thorough);
+        let segments = match self.first_cascade(&src) {
+            Some(listed) => listed,
+            None => cascade(&tree, &src, t),
+        };
         drop(tree);
+        let (plan, mut policy) = cascade_policy(segments, &src, coarse, self.schedule.thorough);
+        let tokens = self.tokens_before();
         let filter = filtered(
             &self.schedule,
             Unreferenced.prefilter(),
@@ -58,6 +58,7 @@ impl Driver<'_> {
             src.len(),
         );
         let marks = self.run_plan(&src, &plan, &mut policy, (errors, filter, Vec::new()), then);
+        let tokens = self.tokens_settled(tokens, src.len());
         self.cascade_stats(first, &marks, tokens);
         Ok(self.tester.best.len() < src.len())
     }

@@ -91,6 +91,11 @@ impl<'f> Trees<'f> {
         self.early.as_ref().is_some_and(|e| e.text() == src)
     }
 
+    /// What the first parse's listing made of `src`, if `src` is its text and it made a `T`.
+    pub fn listed<T: 'static>(&mut self, src: &[u8]) -> Option<T> {
+        self.early.as_mut().filter(|e| e.text() == src)?.listed()
+    }
+
     /// The tokens of the run's first text (`None` without a first parse).
     pub fn early_tokens(&mut self) -> Option<usize> {
         self.early.as_mut()?.tokens().ok()

@@ -3,7 +3,12 @@
 //! need them. The thread hands over the tree-sitter tree (and its error count) as soon as it
 //! has parsed, so the first pass can list its edits on it, then builds the arena only to count
 //! the tokens for the summary, off the path to the first candidate.
+//!
+//! A [`Listing`] given at the start runs on the thread too, on the tree before it is handed
+//! over: the first call's edits (its name analysis takes tens of milliseconds on a 100 KB file,
+//! seconds on a large one), which would otherwise start only after the check.
 
+use std::any::Any;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, channel};
 use std::thread::JoinHandle;
@@ -21,7 +26,14 @@ pub struct First {
     /// Byte offset of the first error, if any.
     pub first_error: Option<usize>,
     pub tree: Option<Tree>,
+    /// What the [`Listing`] made of the tree, if there was one.
+    pub listed: Option<Box<dyn Any + Send>>,
 }
+
+/// Work on the first tree that the run will need first, done on the parse's thread: a
+/// function of the tree-sitter tree and the text alone (the caller takes its result by type,
+/// see [`EarlyParse::listed`]).
+pub type Listing = Box<dyn FnOnce(&Tree, &[u8]) -> Box<dyn Any + Send> + Send>;
 
 /// The first parse of `text`, running or done (see the module documentation).
 pub struct EarlyParse {
@@ -36,12 +48,18 @@ pub struct EarlyParse {
 impl EarlyParse {
     /// Starts parsing `text` on a thread (or here, if no thread can be made).
     pub fn start(front: &Front, text: Vec<u8>) -> EarlyParse {
+        Self::start_listing(front, text, None)
+    }
+
+    /// [`EarlyParse::start`], and `listing` on the tree before it is handed over.
+    pub fn start_listing(front: &Front, text: Vec<u8>, listing: Option<Listing>) -> EarlyParse {
         let (tx, rx) = channel();
         let text: Arc<[u8]> = text.into();
         let (theirs, copy) = (front.clone(), text.clone());
+        // without a thread the listing is skipped: the first call lists its own edits
         let spawned = std::thread::Builder::new()
             .name("first-parse".into())
-            .spawn(move || parse_and_count(&theirs, &copy, |first| drop(tx.send(first))));
+            .spawn(move || parse_and_count(&theirs, &copy, listing, |first| drop(tx.send(first))));
         let mut early = EarlyParse {
             text,
             first: None,
@@ -53,7 +71,7 @@ impl EarlyParse {
             Ok(handle) => (early.parsed, early.count) = (Some(rx), Some(handle)),
             Err(_) => {
                 let mut first = None;
-                let count = parse_and_count(front, &early.text, |f| first = Some(f));
+                let count = parse_and_count(front, &early.text, None, |f| first = Some(f));
                 (early.first, early.tokens) = (first, count.ok());
             }
         }
@@ -77,6 +95,18 @@ impl EarlyParse {
         Ok(self.first.as_mut().expect("just set"))
     }
 
+    /// What the listing made, if it was a `T` (taken: asked again, `None`).
+    pub fn listed<T: 'static>(&mut self) -> Option<T> {
+        let first = self.first().ok()?;
+        match first.listed.take()?.downcast::<T>() {
+            Ok(listed) => Some(*listed),
+            Err(other) => {
+                first.listed = Some(other);
+                None
+            }
+        }
+    }
+
     /// The tokens of the text's arena, waited for.
     pub fn tokens(&mut self) -> Result<usize> {
         if let Some(handle) = self.count.take() {
@@ -89,8 +119,14 @@ impl EarlyParse {
     }
 }
 
-/// Parses `text`, tells `parsed` the parse, then builds the arena and counts its tokens.
-fn parse_and_count(front: &Front, text: &[u8], parsed: impl FnOnce(First)) -> Result<usize> {
+/// Parses `text`, runs `listing` on the tree, tells `parsed` both, then builds the arena and
+/// counts its tokens.
+fn parse_and_count(
+    front: &Front,
+    text: &[u8],
+    listing: Option<Listing>,
+    parsed: impl FnOnce(First),
+) -> Result<usize> {
     match front {
         Front::Grammar(g) => {
             let mut parser = ts::new_parser(g)?;
@@ -99,6 +135,7 @@ fn parse_and_count(front: &Front, text: &[u8], parsed: impl FnOnce(First)) -> Re
             parsed(First {
                 errors,
                 first_error,
+                listed: listing.map(|list| list(&tree, text)),
                 tree: Some(tree.clone()),
             });
             Ok(ts::build_tree(g, &tree, text).tokens.len())
@@ -109,6 +146,7 @@ fn parse_and_count(front: &Front, text: &[u8], parsed: impl FnOnce(First)) -> Re
                 errors: built.errors,
                 first_error: built.first_error,
                 tree: None,
+                listed: None,
             });
             Ok(built.tokens.len())
         }
@@ -139,6 +177,25 @@ mod tests {
         // asked again: the same answers, no second parse
         assert_eq!(early.first().unwrap().errors, here.errors);
         assert_eq!(early.tokens().unwrap(), here.tokens.len());
+    }
+
+    #[test]
+    fn the_listing_runs_on_the_first_tree_and_is_taken_once_by_its_type() {
+        let front = Front::by_name("c").unwrap();
+        let listing: Listing =
+            Box::new(|tree, text| Box::new((tree.root_node().named_child_count(), text.len())));
+        let mut early = EarlyParse::start_listing(&front, C.to_vec(), Some(listing));
+        // asked for another type: not there, and not consumed
+        assert_eq!(early.listed::<String>(), None);
+        assert_eq!(early.listed::<(usize, usize)>(), Some((2, C.len())));
+        assert_eq!(early.listed::<(usize, usize)>(), None, "taken");
+        assert!(
+            early.first().unwrap().tree.is_some(),
+            "the tree is still handed over"
+        );
+        // without a listing: nothing listed
+        let mut plain = EarlyParse::start(&front, C.to_vec());
+        assert_eq!(plain.listed::<(usize, usize)>(), None);
     }
 
     #[test]
