@@ -66,6 +66,9 @@ pub struct Tester {
     adopter_run: HashMap<Ticket, Ticket>,
     /// The feeding thread's parser, for the check of a candidate that takes over a run.
     checker: Checker,
+    /// A re-check made ahead of the end ([`Tester::verdict_rechecking`]): the content key it
+    /// ran on, and its outcome.
+    rechecked: Option<(u128, Outcome)>,
 }
 
 /// How a test of a candidate began.
@@ -112,6 +115,7 @@ impl Tester {
             adopted: HashMap::new(),
             adopter_run: HashMap::new(),
             checker: Checker::default(),
+            rechecked: None,
         }
     }
 

@@ -79,9 +79,16 @@ impl Tester {
     pub fn recheck_and_empty(&mut self, best: &[u8]) -> Result<(Outcome, Verdict)> {
         self.drop_prefetched();
         let (recheck, empty) = (new_ticket(), new_ticket());
-        self.submit_run(recheck, best);
+        let key = self.key(best);
+        // made already, alongside the test that found `best` (see `verdict_rechecking`)
+        let mut outcome = match self.rechecked.take() {
+            Some((k, outcome)) if k == key => Some(outcome),
+            _ => {
+                self.submit_run(recheck, best);
+                None
+            }
+        };
         let mut verdict = self.start_serial(empty, b"");
-        let mut outcome = None;
         while outcome.is_none() || verdict.is_none() {
             let (ticket, report) = self.wait_pool().context("the test pool lost a run")?;
             if ticket == recheck {
@@ -95,5 +102,57 @@ impl Tester {
         }
         crate::trace::event('C', empty);
         Ok((outcome.expect("reported"), verdict.expect("reported")))
+    }
+
+    /// [`Tester::verdict`] of the run's last candidate (the final layout), with the end's two
+    /// other runs at once when three workers are free: the re-check of that candidate (kept
+    /// for [`Tester::recheck_and_empty`], used if the candidate is the final result) and the
+    /// empty file's test (cached; not without the cache). They do not depend on its verdict,
+    /// so the end waits for one test run instead of two. A candidate the test rejects leaves
+    /// its re-check unused.
+    pub fn verdict_rechecking(&mut self, candidate: &[u8]) -> Verdict {
+        self.drop_prefetched();
+        let alone = self.pool.idle() < 3
+            || self.max_attempts.is_some()
+            || self.stopped()
+            || candidate.is_empty();
+        if alone {
+            return self.verdict(candidate);
+        }
+        let (test, recheck, empty) = (new_ticket(), new_ticket(), new_ticket());
+        let mut verdict = self.start_serial(test, candidate);
+        if verdict.is_some() {
+            // known already: the end re-checks it as usual
+            crate::trace::event('C', test);
+            return verdict.unwrap_or(Verdict::NotInteresting);
+        }
+        self.submit_run(recheck, candidate);
+        let mut outcome = None;
+        // the end asks the cache (without one it runs the empty file's test itself)
+        let mut emptied = match self.cache.is_some() {
+            true => self.start_serial(empty, b"").map(|_| ()),
+            false => Some(()),
+        };
+        while verdict.is_none() || outcome.is_none() || emptied.is_none() {
+            let Some((ticket, report)) = self.wait_pool() else {
+                break;
+            };
+            if ticket == recheck {
+                // an outcome that cannot be read is no re-check: the end makes its own
+                outcome = Some(self.ran(ticket, report).ok());
+                continue;
+            }
+            match self.settle(ticket, report) {
+                (t, v) if t == test => verdict = Some(Verdict::from_bool(v == Some(true))),
+                (t, _) if t == empty => emptied = Some(()),
+                other => self.ready.push_back(other),
+            }
+        }
+        crate::trace::event('C', test);
+        let verdict = verdict.unwrap_or(Verdict::NotInteresting);
+        if let (Verdict::Interesting, Some(Some(outcome))) = (verdict, outcome) {
+            self.rechecked = Some((self.key(candidate), outcome));
+        }
+        verdict
     }
 }

@@ -204,6 +204,57 @@ fn the_empty_file_and_the_final_recheck_run_at_once() {
     );
 }
 
+/// With three workers free, the final layout's test runs at once with the end's other two
+/// runs, its re-check and the empty file's test: the end waits for one run, not two.
+#[test]
+fn the_final_layout_its_recheck_and_the_empty_file_run_at_once() {
+    let env = crate::util::TestEnv::new();
+    // reduces to `return   keep`, which the layout respaces: the run's last candidate
+    let input = env.write(
+        "in.c",
+        "int   keep  =  1 ;\nint other;\nint main(void) {   return   keep ;  }\n",
+    );
+    let log = env.join("log");
+    // each run on the laid-out result or on the empty file logs its text, start and end
+    let body = format!(
+        "t=$(tr '\\n' '|' < \"$1\")\nif [ -z \"$t\" ] || [ \"$t\" = 'return keep|' ]; then\n  s=$(date +%s.%N); sleep 0.4\n  echo \"$t $s $(date +%s.%N)\" >> '{g}'\nfi\ngrep -q 'return *keep' \"$1\"",
+        g = log.display()
+    );
+    let script = env.script("t.sh", &body);
+    let out = Command::new(env!("CARGO_BIN_EXE_reduce"))
+        .args(["-j4", "-o", "-", "--test"])
+        .env("XDG_CACHE_HOME", env.join("cache"))
+        .arg(&script)
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "return keep\n");
+    let runs: Vec<(String, f64, f64)> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.rsplitn(3, ' ').collect();
+            (
+                f[2].to_string(),
+                f[1].parse().unwrap(),
+                f[0].parse().unwrap(),
+            )
+        })
+        .collect();
+    // the laid-out text twice (its test and its re-check), the empty file once, all at once
+    let laid_out = runs.iter().filter(|r| r.0 == "return keep|").count();
+    assert_eq!(laid_out, 2, "{runs:?}");
+    assert_eq!(runs.len(), 3, "{runs:?}");
+    let last_start = runs.iter().map(|r| r.1).fold(f64::MIN, f64::max);
+    let first_end = runs.iter().map(|r| r.2).fold(f64::MAX, f64::min);
+    assert!(last_start < first_end, "not at once: {runs:?}");
+}
+
 /// `REDUCE_TRACE=FILE` (src/trace.rs) writes the timeline `bench/chain_trace.py` reads: at `-j1`
 /// one start per test run, each ended once, a decision never before its run's end, the passes named.
 #[test]
