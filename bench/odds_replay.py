@@ -21,7 +21,7 @@ import math
 import re
 import sys
 
-DECAY, PRIOR, FIRST_GUESS = 0.9, 4.0, 0.5
+DECAY, PRIOR, FIRST_GUESS = 0.9, 4.0, 0.6
 EDGE_RATE, SCALE_RATE, MAX_EDGES, LOW, HIGH = 0.2, 0.02, 1 << 16, 0.005, 0.995
 
 

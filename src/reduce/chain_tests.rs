@@ -328,3 +328,88 @@ fn a_commit_keeps_the_prefetches_of_the_endings_still_ahead() {
         vec![deep]
     );
 }
+
+/// Records the candidates started before the first wait, at width 2; every test succeeds.
+#[derive(Default)]
+struct FirstTwo {
+    running: Vec<Ticket>,
+    waited: bool,
+    before_wait: Vec<Vec<Unit>>,
+}
+
+impl Oracle for FirstTwo {
+    fn test(&mut self, _candidate: &[Unit]) -> Verdict {
+        Verdict::Interesting
+    }
+
+    fn width(&self) -> usize {
+        2
+    }
+
+    fn start(&mut self, ticket: Ticket, _parent: Option<Ticket>, candidate: &[Unit]) -> Started {
+        if !self.waited {
+            self.before_wait.push(candidate.to_vec());
+        }
+        self.running.push(ticket);
+        Started::Running
+    }
+
+    fn finish_one(&mut self) -> Option<(Ticket, Option<Verdict>)> {
+        self.waited = true;
+        let t = self.running.pop()?;
+        Some((t, Some(Verdict::Interesting)))
+    }
+}
+
+/// A bulk pass as the cascade's first layer: units 0-3 go, else 4-7; after a success a pass
+/// with nothing to propose (the layer's sweep on what is left of it), then single units.
+#[derive(Clone, Copy)]
+struct Bulk(u8);
+
+impl Policy for Bulk {
+    fn propose<'a>(&'a mut self, config: &'a [Unit]) -> crate::reduce::Deltas<'a> {
+        match self.0 {
+            0 => Box::new(
+                [vec![0, 1, 2, 3], vec![4, 5, 6, 7]]
+                    .into_iter()
+                    .filter(|d| d.iter().all(|u| config.contains(u))),
+            ),
+            1 => Box::new(std::iter::empty()),
+            _ => Box::new(config.iter().map(|&u| vec![u])),
+        }
+    }
+
+    fn on_reduced(&mut self, reduced: Option<&[Unit]>) -> bool {
+        let stop = self.0 == 2 && reduced.is_none();
+        self.0 = (self.0 + 1).min(2);
+        !stop
+    }
+
+    fn phase(&self) -> String {
+        format!("bulk {}", self.0)
+    }
+
+    fn fork<'p>(&self) -> Option<Box<dyn Policy + 'p>>
+    where
+        Self: 'p,
+    {
+        Some(Box::new(*self))
+    }
+}
+
+/// With nothing learned yet (the run's first candidate, in practice a bulk deletion that mostly
+/// succeeds), the second worker takes the first candidate's success branch: a candidate
+/// proposed from the configuration the first one leaves, one empty pass later (so that an even
+/// guess would hand it the failure branch, met first).
+#[test]
+fn the_first_candidate_of_a_run_is_bet_to_succeed() {
+    let mut oracle = FirstTwo::default();
+    reduce((0..8).collect(), &mut oracle, &mut Bulk(0));
+    let started = &oracle.before_wait;
+    assert_eq!(started.len(), 2, "{started:?}");
+    let (first, second) = (&started[0], &started[1]);
+    assert!(
+        second.iter().all(|u| first.contains(u)) && second.len() < first.len(),
+        "the success branch: {started:?}"
+    );
+}
