@@ -64,6 +64,7 @@ mod cascade;
 mod deletion;
 mod first;
 mod rewrites;
+mod tokens;
 mod trees;
 
 use ahead::{After, Then, Which};
@@ -520,38 +521,6 @@ impl<'a> Driver<'a> {
 
     fn measured(&mut self, pass: &dyn Pass, coarse: bool, then: Then) -> Result<bool> {
         self.measure(pass.name(), |d| d.rewrite(pass, coarse, then))
-    }
-
-    /// The tokens of the run's first text, counted by its first parse.
-    pub fn early_tokens(&mut self) -> Option<usize> {
-        self.trees.early_tokens()
-    }
-
-    /// The best text's tokens before a step, for its row; `None` for the first text, whose
-    /// count is its parse thread's last work: asked for after the step ([`Self::tokens_settled`]),
-    /// so that the step does not wait for it.
-    fn tokens_before(&mut self) -> Option<usize> {
-        match self.trees.is_early(&self.tester.best) {
-            true => None,
-            false => Some(self.tokens()),
-        }
-    }
-
-    /// What [`Self::tokens_before`] counted, or the first text's count (of `bytes` bytes).
-    fn tokens_settled(&mut self, before: Option<usize>, bytes: usize) -> usize {
-        match before {
-            Some(tokens) => tokens,
-            None if bytes <= COUNT_TOKENS_MAX_BYTES => self.trees.early_tokens().unwrap_or(0),
-            None => 0,
-        }
-    }
-
-    /// Tokens of the best text, as the summary counts them; 0 above [`COUNT_TOKENS_MAX_BYTES`].
-    fn tokens(&mut self) -> usize {
-        if self.tester.best.len() > COUNT_TOKENS_MAX_BYTES {
-            return 0;
-        }
-        self.trees.tokens(&self.tester.best).unwrap_or(0)
     }
 
     /// Keep only the dependency closure of the fewest items the test needs (see
