@@ -150,7 +150,12 @@ impl Tester {
         }
         crate::trace::event('C', test);
         let verdict = verdict.unwrap_or(Verdict::NotInteresting);
-        if let (Verdict::Interesting, Some(Some(outcome))) = (verdict, outcome) {
+        // a run cut short (Ctrl-C) is no re-check either
+        let whole =
+            |o: &Outcome| !matches!(o.status, RunStatus::Cancelled | RunStatus::Interrupted);
+        if let (Verdict::Interesting, Some(Some(outcome))) = (verdict, outcome)
+            && whole(&outcome)
+        {
             self.rechecked = Some((self.key(candidate), outcome));
         }
         verdict
