@@ -69,6 +69,11 @@ impl After {
     pub fn round_then(self) -> After {
         After::Round(self.tail())
     }
+
+    /// The table's pass `tail` names (the inverse of [`After::tail`]); `None`: not modelled.
+    pub fn of_tail(tail: Option<(Which, usize)>) -> After {
+        tail.map_or(After::Unknown, |(which, index)| After::Group(which, index))
+    }
 }
 
 impl Then {
@@ -218,8 +223,7 @@ impl Look<'_, '_> {
         let listed = deletion_firsts(how, &parsed, &units);
         drop(parsed);
         // a round that tries them all in vain ends the rounds: the driver goes on to `then`
-        let next = then.map_or(After::Unknown, |(which, index)| After::Group(which, index));
-        self.then_after(listed, next, text, hops)
+        self.then_after(listed, After::of_tail(then), text, hops)
     }
 
     /// `listed`, and if it holds fewer candidates than the lookahead lists (the call ends on

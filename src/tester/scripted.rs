@@ -82,26 +82,45 @@ impl Tester {
         let key = self.key(best);
         // made already, alongside the test that found `best` (see `verdict_rechecking`)
         let mut outcome = match self.rechecked.take() {
-            Some((k, outcome)) if k == key => Some(outcome),
+            Some((k, outcome)) if k == key => Some(Ok(outcome)),
             _ => {
                 self.submit_run(recheck, best);
                 None
             }
         };
-        let mut verdict = self.start_serial(empty, b"");
-        while outcome.is_none() || verdict.is_none() {
-            let (ticket, report) = self.wait_pool().context("the test pool lost a run")?;
+        let mut serial = [(empty, self.start_serial(empty, b""))];
+        let whole = self.await_runs(recheck, &mut outcome, &mut serial);
+        anyhow::ensure!(whole, "the test pool lost a run");
+        crate::trace::event('C', empty);
+        let verdict = serial[0].1.expect("reported");
+        Ok((outcome.expect("reported")?, verdict))
+    }
+
+    /// Waits for runs of the serial run that go at once: the uncached run `recheck` until
+    /// `outcome` holds what it gave, and each ticket of `serial` (begun as the serial run
+    /// begins a candidate) until it holds its verdict. Every other report is kept for whoever
+    /// waits for it. `false`: nothing more runs, and something is still missing.
+    fn await_runs(
+        &mut self,
+        recheck: Ticket,
+        outcome: &mut Option<Result<Outcome>>,
+        serial: &mut [(Ticket, Option<Verdict>)],
+    ) -> bool {
+        while outcome.is_none() || serial.iter().any(|s| s.1.is_none()) {
+            let Some((ticket, report)) = self.wait_pool() else {
+                return false;
+            };
             if ticket == recheck {
-                outcome = Some(self.ran(ticket, report)?);
+                *outcome = Some(self.ran(ticket, report));
                 continue;
             }
-            match self.settle(ticket, report) {
-                (t, v) if t == empty => verdict = Some(Verdict::from_bool(v == Some(true))),
-                other => self.ready.push_back(other),
+            let (t, v) = self.settle(ticket, report);
+            match serial.iter_mut().find(|s| s.0 == t) {
+                Some(slot) => slot.1 = Some(Verdict::from_bool(v == Some(true))),
+                None => self.ready.push_back((t, v)),
             }
         }
-        crate::trace::event('C', empty);
-        Ok((outcome.expect("reported"), verdict.expect("reported")))
+        true
     }
 
     /// [`Tester::verdict`] of the run's last candidate (the final layout), with the end's two
@@ -120,40 +139,29 @@ impl Tester {
             return self.verdict(candidate);
         }
         let (test, recheck, empty) = (new_ticket(), new_ticket(), new_ticket());
-        let mut verdict = self.start_serial(test, candidate);
-        if verdict.is_some() {
+        let known = self.start_serial(test, candidate);
+        if let Some(verdict) = known {
             // known already: the end re-checks it as usual
             crate::trace::event('C', test);
-            return verdict.unwrap_or(Verdict::NotInteresting);
+            return verdict;
         }
         self.submit_run(recheck, candidate);
         let mut outcome = None;
-        // the end asks the cache (without one it runs the empty file's test itself)
-        let mut emptied = match self.cache.is_some() {
-            true => self.start_serial(empty, b"").map(|_| ()),
-            false => Some(()),
+        // the end asks the cache (without one it runs the empty file's test itself: nothing
+        // to wait for here)
+        let emptied = match self.cache.is_some() {
+            true => self.start_serial(empty, b""),
+            false => Some(Verdict::NotInteresting),
         };
-        while verdict.is_none() || outcome.is_none() || emptied.is_none() {
-            let Some((ticket, report)) = self.wait_pool() else {
-                break;
-            };
-            if ticket == recheck {
-                // an outcome that cannot be read is no re-check: the end makes its own
-                outcome = Some(self.ran(ticket, report).ok());
-                continue;
-            }
-            match self.settle(ticket, report) {
-                (t, v) if t == test => verdict = Some(Verdict::from_bool(v == Some(true))),
-                (t, _) if t == empty => emptied = Some(()),
-                other => self.ready.push_back(other),
-            }
-        }
+        let mut serial = [(test, None), (empty, emptied)];
+        self.await_runs(recheck, &mut outcome, &mut serial);
         crate::trace::event('C', test);
-        let verdict = verdict.unwrap_or(Verdict::NotInteresting);
-        // a run cut short (Ctrl-C) is no re-check either
+        let verdict = serial[0].1.unwrap_or(Verdict::NotInteresting);
+        // an outcome that cannot be read, or a run cut short (Ctrl-C), is no re-check: the
+        // end makes its own
         let whole =
             |o: &Outcome| !matches!(o.status, RunStatus::Cancelled | RunStatus::Interrupted);
-        if let (Verdict::Interesting, Some(Some(outcome))) = (verdict, outcome)
+        if let (Verdict::Interesting, Some(Ok(outcome))) = (verdict, outcome)
             && whole(&outcome)
         {
             self.rechecked = Some((self.key(candidate), outcome));
