@@ -64,6 +64,10 @@ pub struct Tester {
     /// Prefetched runs taken over: the run's ticket -> the candidate's, and back.
     adopted: HashMap<Ticket, Ticket>,
     adopter_run: HashMap<Ticket, Ticket>,
+    /// Prefetched runs released by the loop ([`Tester::release`]), stopped after its next plan.
+    released: Vec<Ticket>,
+    /// Prefetched runs cancelled and not yet ended: no candidate takes one over.
+    dying: HashSet<Ticket>,
     /// The feeding thread's parser, for the check of a candidate that takes over a run.
     checker: Checker,
     /// A re-check made ahead of the end ([`Tester::verdict_rechecking`]): the content key it
@@ -114,6 +118,8 @@ impl Tester {
             prefetched: HashMap::new(),
             adopted: HashMap::new(),
             adopter_run: HashMap::new(),
+            released: Vec::new(),
+            dying: HashSet::new(),
             checker: Checker::default(),
             rechecked: None,
         }
@@ -273,7 +279,7 @@ impl Tester {
         // a prefetched run of the same bytes: the check first, here (a worker would run it
         // before the test), then the run is this candidate's
         let value_baseline = matches!(check.baseline, Baseline::Value(_));
-        if known.is_none() && value_baseline && self.prefetched.contains_key(&key) {
+        if known.is_none() && value_baseline && self.adoptable(key) {
             if check.answer(&mut self.checker, candidate) {
                 self.keys.remove(&ticket);
                 self.prune(ticket);
@@ -409,6 +415,7 @@ impl Tester {
     /// Counts a finished job, caches its verdict and says what it was (`None`: unknown).
     fn settle(&mut self, run: Ticket, report: Report) -> (Ticket, Option<bool>) {
         crate::trace::event('D', run);
+        self.dying.remove(&run);
         // a prefetched run answers for the candidate that took it over (if one did)
         let ticket = match self.adopted.remove(&run) {
             Some(adopter) => {
@@ -494,8 +501,9 @@ impl Tester {
                 continue;
             }
             crate::trace::event('X', t);
-            self.pool
-                .cancel(self.adopter_run.get(&t).copied().unwrap_or(t));
+            let run = self.adopter_run.get(&t).copied().unwrap_or(t);
+            self.dying.insert(run);
+            self.pool.cancel(run);
         }
     }
 

@@ -210,7 +210,10 @@ impl<'p> Chain<'p> {
                 planned = false;
                 continue;
             }
-            match self.fill(k, live, oracle) {
+            let plan = self.fill(k, live, oracle);
+            // the plan has taken over what it could of the released prefetches
+            oracle.drop_released();
+            match plan {
                 Plan::Exhausted => return None,
                 Plan::Ready => planned = true,
             }
@@ -372,9 +375,9 @@ impl<'p> Chain<'p> {
         started
     }
 
-    /// Cancels the prefetched tests made for endings that can no longer happen: those that
+    /// Releases the prefetched tests made for endings that can no longer happen: those that
     /// do not end with `config` and do not hang from a ticket in `ahead` (the tree still
-    /// ahead of the loop).
+    /// ahead of the loop). The next plan may still take one over ([`Oracle::release`]).
     fn keep_prefetched(
         &mut self,
         config: &[Unit],
@@ -396,7 +399,7 @@ impl<'p> Chain<'p> {
         }
         drop.sort_unstable();
         self.prefetched.retain(|_, e| wanted(e));
-        oracle.cancel(&drop);
+        oracle.release(&drop);
     }
 
     /// Every worker is busy and the current candidate waits: cancel the least probable test

@@ -204,7 +204,7 @@ fn a_room_that_changes_under_the_loop_changes_neither_commits_nor_the_bound() {
 /// test holds one, as the tester's do), and commits the serial sequence all the same.
 #[test]
 fn the_next_call_is_prefetched_at_the_end_without_changing_what_is_committed() {
-    let mut ended_asked = 0;
+    let (mut ended_asked, mut released) = (0, 0);
     for seed in 0..20u64 {
         let full = 24;
         let units: Vec<Unit> = (0..full as Unit).collect();
@@ -222,6 +222,7 @@ fn the_next_call_is_prefetched_at_the_end_without_changing_what_is_committed() {
             );
             assert!(oracle.asked.iter().all(|(_, k)| *k <= 3));
             ended_asked += usize::from(oracle.asked.iter().any(|(c, k)| *c == result && *k == 0));
+            released += oracle.released_into_plan;
         }
         let mut one = ShuffledOracle::new(judge, 1, seed);
         one.prefetch = 3;
@@ -233,6 +234,8 @@ fn the_next_call_is_prefetched_at_the_end_without_changing_what_is_committed() {
         ended_asked >= 40,
         "asked about the real end in {ended_asked} of 60 runs"
     );
+    // prefetches for endings a commit ruled out ran on into the next plan, then stopped
+    assert!(released > 0, "no released prefetch");
 }
 
 /// A width-2 oracle whose room, like the tester's, leaves out one run prefetched by the call
@@ -293,12 +296,33 @@ fn a_run_taken_over_frees_its_room_for_the_next_candidate() {
     );
 }
 
+/// Records what the chain releases and cancels.
+#[derive(Default)]
+struct Releases {
+    released: Vec<Ticket>,
+    cancelled: Vec<Ticket>,
+}
+
+impl Oracle for Releases {
+    fn test(&mut self, _candidate: &[Unit]) -> Verdict {
+        Verdict::Interesting
+    }
+
+    fn cancel(&mut self, tickets: &[Ticket]) {
+        self.cancelled.extend(tickets);
+    }
+
+    fn release(&mut self, tickets: &[Ticket]) {
+        self.released.extend(tickets);
+    }
+}
+
 /// A commit on the way to an ending keeps the tests prefetched for it; those for endings the
-/// commit ruled out are cancelled, and so are all of them once the call ends elsewhere.
+/// commit ruled out are released (not cancelled: the next plan may still take one over), and
+/// so are all of them once the call ends elsewhere.
 #[test]
 fn a_commit_keeps_the_prefetches_of_the_endings_still_ahead() {
-    let judge = |_: &[Unit]| true;
-    let mut oracle = ShuffledOracle::new(judge, 4, 1);
+    let mut oracle = Releases::default();
     let mut chain = Chain::new(4);
     let ahead_ticket = new_ticket();
     let gone_ticket = new_ticket();
@@ -321,12 +345,15 @@ fn a_commit_keeps_the_prefetches_of_the_endings_still_ahead() {
     let mut kept: Vec<Ticket> = chain.prefetched.keys().copied().collect();
     kept.sort_unstable();
     assert_eq!(kept, vec![deep, here]);
+    assert_eq!(oracle.released, vec![off]);
     // the call ends with [1]: only the test made for that ending stays
     chain.keep_prefetched(&[1], &HashSet::new(), &mut oracle);
     assert_eq!(
         chain.prefetched.keys().copied().collect::<Vec<_>>(),
         vec![deep]
     );
+    assert_eq!(oracle.released, vec![off, here]);
+    assert!(oracle.cancelled.is_empty(), "{:?}", oracle.cancelled);
 }
 
 /// Records the candidates started before the first wait, at width 2; every test succeeds.

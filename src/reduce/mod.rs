@@ -121,6 +121,17 @@ pub trait Oracle {
     /// through `finish_one` (with an unknown verdict unless it finished first).
     fn cancel(&mut self, _tickets: &[Ticket]) {}
 
+    /// These prefetched tests were made for endings that can no longer happen, but a candidate
+    /// of the same bytes may still come (bulk deletions from two endings often agree): they go
+    /// on until the next plan is made, for its candidates to take over; then
+    /// [`Oracle::drop_released`] stops the rest. The default stops them at once.
+    fn release(&mut self, tickets: &[Ticket]) {
+        self.cancel(tickets);
+    }
+
+    /// A plan was made after [`Oracle::release`]: stop the released tests no candidate took.
+    fn drop_released(&mut self) {}
+
     /// The serial run reaches `ticket`'s candidate: charge it to the attempt budget (a cache hit
     /// or a pruned candidate is free, as it would have been serially). `false`: the budget is
     /// spent and the run stops without using the verdict, whatever `-j` is.

@@ -32,6 +32,10 @@ pub struct ShuffledOracle<F> {
     pub asked: Vec<(Vec<Unit>, usize)>,
     /// Prefetched tests still running (they hold workers, and the room excludes them).
     prefetching: HashSet<Ticket>,
+    /// Prefetched tests released by the chain, cancelled at its next plan.
+    released: Vec<Ticket>,
+    /// How many released tests ran on into a plan (and were cancelled after it).
+    pub released_into_plan: usize,
 }
 
 impl<F: FnMut(&[Unit]) -> bool> ShuffledOracle<F> {
@@ -51,6 +55,8 @@ impl<F: FnMut(&[Unit]) -> bool> ShuffledOracle<F> {
             prefetch: 0,
             asked: Vec::new(),
             prefetching: HashSet::new(),
+            released: Vec::new(),
+            released_into_plan: 0,
         }
     }
 
@@ -140,6 +146,26 @@ impl<F: FnMut(&[Unit]) -> bool> Oracle for ShuffledOracle<F> {
 
     fn cancel(&mut self, tickets: &[Ticket]) {
         self.cancelled.extend(tickets);
+    }
+
+    fn release(&mut self, tickets: &[Ticket]) {
+        for &t in tickets {
+            match self.prefetching.contains(&t) {
+                true => self.released.push(t),
+                false => {
+                    self.cancelled.insert(t);
+                }
+            }
+        }
+    }
+
+    fn drop_released(&mut self) {
+        for t in std::mem::take(&mut self.released) {
+            if self.prefetching.contains(&t) {
+                self.released_into_plan += 1;
+                self.cancelled.insert(t);
+            }
+        }
     }
 
     fn commit(&mut self, _ticket: Ticket, candidate: &[Unit]) {

@@ -36,8 +36,19 @@ impl Tester {
         Prefetched::Started(ticket)
     }
 
+    /// Whether a prefetched run of `key` runs that a candidate may take over (one that is
+    /// being cancelled would only report its cancellation).
+    pub(super) fn adoptable(&self, key: u128) -> bool {
+        self.prefetched
+            .get(&key)
+            .is_some_and(|run| !self.dying.contains(run))
+    }
+
     /// The prefetched run of `key`, if any, becomes `ticket`'s.
     pub(super) fn adopt(&mut self, key: u128, ticket: Ticket) -> bool {
+        if !self.adoptable(key) {
+            return false;
+        }
         let Some(run) = self.prefetched.remove(&key) else {
             return false;
         };
@@ -49,12 +60,40 @@ impl Tester {
 
     /// Cancels one prefetched run that no candidate took over; `false`: there is none.
     pub fn shed(&mut self) -> bool {
-        let Some(&run) = self.prefetched.values().min() else {
+        let live = self.prefetched.values().filter(|r| !self.dying.contains(r));
+        let Some(&run) = live.min() else {
             return false;
         };
-        crate::trace::event('X', run);
-        self.pool.cancel(run);
+        self.stop_prefetched(run);
         true
+    }
+
+    /// The loop no longer needs these prefetched runs (their endings cannot happen), but its
+    /// next plan may take one over: those still untaken then stop ([`Tester::drop_released`]).
+    /// A ticket that is no untaken prefetched run is cancelled now.
+    pub fn release(&mut self, runs: &[Ticket]) {
+        for &run in runs {
+            if self.prefetched.values().any(|&r| r == run) {
+                self.released.push(run);
+            } else {
+                self.cancel(&[run]);
+            }
+        }
+    }
+
+    /// The loop made its plan: the released runs no candidate took over stop.
+    pub fn drop_released(&mut self) {
+        for run in std::mem::take(&mut self.released) {
+            if self.prefetched.values().any(|&r| r == run) && !self.dying.contains(&run) {
+                self.stop_prefetched(run);
+            }
+        }
+    }
+
+    fn stop_prefetched(&mut self, run: Ticket) {
+        crate::trace::event('X', run);
+        self.dying.insert(run);
+        self.pool.cancel(run);
     }
 
     /// Before a run that waits for itself alone (a serial check): the prefetched runs nobody
@@ -63,9 +102,12 @@ impl Tester {
         if self.prefetched.is_empty() {
             return;
         }
-        for &run in self.prefetched.values() {
-            crate::trace::event('X', run);
-            self.pool.cancel(run);
+        self.released.clear();
+        let runs: Vec<Ticket> = self.prefetched.values().copied().collect();
+        for run in runs {
+            if !self.dying.contains(&run) {
+                self.stop_prefetched(run);
+            }
         }
         while !self.prefetched.is_empty() {
             let Some((run, report)) = self.wait_pool() else {

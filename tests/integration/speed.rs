@@ -408,6 +408,11 @@ fn the_next_call_is_prefetched_and_taken_over_with_the_serial_result() {
             at("S", run).is_some_and(|s| s < taken),
             "{run} started after"
         );
+        // a run being cancelled would only report its cancellation
+        assert!(
+            at("X", run).is_none_or(|x| x > taken),
+            "{ticket} took over {run} after it was cancelled"
+        );
         // a candidate the serial chain reached is decided after its run ended
         if let Some(decided) = at("C", ticket) {
             assert!(
