@@ -2,14 +2,15 @@
 """Replays the speculation's odds model on a trace, to try a change to it without a run.
 
     bench/odds_replay.py [--decay D] [--prior P] [--no-hint] [--no-size] [--no-edges]
-                         [--edge-rate R] TRACE...
+                         [--edge-rate R] [--by-twin FAILED SUCCEEDED | --one-overall] TRACE...
 
 TRACE is a `REDUCE_TRACE=FILE reduce -jN ...` timeline (see src/trace.rs) whose `V` events
 carry their context: `V ticket verdict odds names kind index removed twin w0 w1 w2 w3` (the
 four edge words in hex; older traces lack them). This is a copy of `Odds` in
 src/reduce/odds.rs (keep the two in step): smoothed success rates per context, decayed per
-decision, a coarse context (without the size) as the prior of the fine one, then corrected by
-the texts at the deletion's edges (online logistic regression on the rates' log-odds). It
+decision, the recent rate per twin as the prior of a coarse context (without the size), that as
+the prior of the fine one, then corrected by the texts at the deletion's edges (online logistic
+regression on the rates' log-odds). It
 replays every decision in order and prints the log loss (nats) of the odds the run logged, of
 this copy with the run's settings (equal to the logged one when the copy is faithful), and of
 the variant the options ask for, in total and for the kinds of pass that lose the most. Lower is
@@ -22,6 +23,7 @@ import re
 import sys
 
 DECAY, PRIOR, FIRST_GUESS = 0.9, 4.0, 0.6
+TWIN_GUESS = (FIRST_GUESS, 0.2, 0.9)  # the first guess per twin: unknown, failed, succeeded
 EDGE_RATE, SCALE_RATE, MAX_EDGES, LOW, HIGH = 0.2, 0.02, 1 << 16, 0.005, 0.995
 
 
@@ -58,11 +60,15 @@ def sigmoid(z):
     return 1.0 / (1.0 + math.exp(-z)) if z > -700 else 0.0
 
 
-def replay(rows, decay=DECAY, prior=PRIOR, edges=True, edge_rate=EDGE_RATE, **ctx):
+def replay(rows, decay=DECAY, prior=PRIOR, edges=True, edge_rate=EDGE_RATE, by_twin=TWIN_GUESS, **ctx):
     by, overall, odds = {}, [0.0, 0.0], []
+    twins = {t: [0.0, 0.0] for t in range(3)}
     by_edge, scale = {}, 0.0
     for r in rows:
         p = (overall[0] + FIRST_GUESS) / (overall[1] + 1.0)
+        if by_twin:
+            t = twins[r["twin"]]
+            p = (t[0] + by_twin[r["twin"]]) / (t[1] + 1.0)
         cs = contexts(r, **ctx)
         for c in cs:
             s, n = by.get(c, (0.0, 0.0))
@@ -84,6 +90,8 @@ def replay(rows, decay=DECAY, prior=PRIOR, edges=True, edge_rate=EDGE_RATE, **ct
             s, n = by.get(c, (0.0, 0.0))
             by[c] = (s * decay + y, n * decay + 1.0)
         overall = [overall[0] * decay + y, overall[1] * decay + 1.0]
+        t = twins[r["twin"]]
+        twins[r["twin"]] = [t[0] * decay + y, t[1] * decay + 1.0]
     return odds
 
 
@@ -105,6 +113,10 @@ def main():
             opts["size"] = False
         elif a == "--no-edges":
             opts["edges"] = False
+        elif a == "--by-twin":
+            opts["by_twin"] = (FIRST_GUESS, float(next(it)), float(next(it)))
+        elif a == "--one-overall":
+            opts["by_twin"] = None
         elif a == "--edge-rate":
             opts["edge_rate"] = float(next(it))
         else:
