@@ -214,10 +214,19 @@ impl Look<'_, '_> {
         let units: Vec<Unit> = (0..parsed.tokens.len() as Unit).collect();
         let comments = self.front.comment_tokens(&parsed);
         if !comments.is_empty() {
-            let mut only = Only::new(comments, Sweep::new());
-            return Ok(firsts(&mut only, &units, self.listed(), |c| {
-                parsed.tokens.render(c)
-            }));
+            // the comments call tries every comment at once first, and that mostly succeeds:
+            // then the deletion call on the same parse, without them (so that its first tests
+            // start before the comments call, a call of one test, begins)
+            let render = |c: &[Unit]| parsed.tokens.render(c);
+            let rest = subtract(&units, &comments);
+            let mut listed = firsts(&mut Only::new(comments, Sweep::new()), &units, 1, render);
+            let how = (
+                self.schedule.deletion,
+                &*self.failed,
+                self.listed().saturating_sub(1),
+            );
+            listed.extend(deletion_firsts(how, &parsed, &rest));
+            return Ok(listed);
         }
         let how = (self.schedule.deletion, &*self.failed, self.listed());
         let listed = deletion_firsts(how, &parsed, &units);
@@ -422,6 +431,28 @@ mod tests {
             expected.extend(group);
             expected.truncate(listed);
             assert_eq!(chained, expected);
+        })
+    }
+
+    /// A round on a text with comments tries every comment at once in a call of its own, and
+    /// that mostly succeeds: the lookahead lists that candidate, then what the deletion call
+    /// tries next on the same parse without the comments, so that its tests start before the
+    /// one-test comments call begins.
+    #[test]
+    fn a_round_with_comments_lists_their_deletion_then_the_deletions_after_it() {
+        let text = b"/* note */\nint g(int y) { return y * 2; }\nint main(void) { return 0; }\n";
+        with_look(text.len(), |look| {
+            let round = look.first(After::Round(None), text, 0).unwrap();
+            assert_eq!(round.len(), look.listed());
+            let all = String::from_utf8_lossy(&round[0]).into_owned();
+            assert!(!all.contains("note") && all.contains("int main"), "{all}");
+            // then the Perses call on the units left: its candidates, smaller still
+            let parsed = look.trees.build(text).unwrap();
+            let units: Vec<Unit> = (0..parsed.tokens.len() as Unit).collect();
+            let rest = subtract(&units, &look.front.comment_tokens(&parsed));
+            let how = (Deletion::Perses, &HashSet::new(), look.listed() - 1);
+            assert_eq!(round[1..], deletion_firsts(how, &parsed, &rest));
+            assert!(round[1..].iter().all(|c| c.len() < round[0].len()));
         })
     }
 

@@ -210,9 +210,12 @@ impl<'p> Chain<'p> {
                 planned = false;
                 continue;
             }
-            let plan = self.fill(k, live, oracle);
-            // the plan has taken over what it could of the released prefetches
-            oracle.drop_released();
+            let (plan, cramped) = self.fill(k, live, oracle);
+            // the plan took over what it could of the released prefetches; if it wanted their
+            // workers, the rest stop (else they go on: a later call may take them over still)
+            if cramped {
+                oracle.drop_released();
+            }
             match plan {
                 Plan::Exhausted => return None,
                 Plan::Ready => planned = true,
@@ -256,10 +259,11 @@ impl<'p> Chain<'p> {
     }
 
     /// Starts tests on the most probable next candidates until `width` run (or the oracle's
-    /// smaller room), the current one (`k` of the real pass) first.
-    fn fill(&mut self, k: usize, live: &mut Deltas<'_>, oracle: &mut dyn Oracle) -> Plan {
+    /// smaller room), the current one (`k` of the real pass) first. Also says whether the room
+    /// ran out before the plan did.
+    fn fill(&mut self, k: usize, live: &mut Deltas<'_>, oracle: &mut dyn Oracle) -> (Plan, bool) {
         if !self.pull_root(k, live) {
-            return Plan::Exhausted;
+            return (Plan::Exhausted, false);
         }
         let mut frontier = Frontier::default();
         frontier.push(1.0, Vec::new(), k);
@@ -272,7 +276,7 @@ impl<'p> Chain<'p> {
         // how many may run now: the width, or fewer while the machine is saturated (or while
         // tests prefetched for this call still run: the oracle counts them)
         let mut room = oracle.room().min(self.width);
-        let mut fresh = 0;
+        let (mut fresh, mut cramped) = (0, false);
         while let Some(item) = frontier.heap.pop() {
             if budget == 0 {
                 break;
@@ -283,8 +287,11 @@ impl<'p> Chain<'p> {
             let full = self.running.len() + fresh >= room;
             let Some(node) = node_at(&mut self.root, &item.path) else {
                 // the call ends on this path: the next call's candidates, while there is room
-                if self.width > 1 && !full {
-                    fresh += self.prefetch(&item, &mut frontier, oracle);
+                if self.width > 1 {
+                    match full {
+                        true => cramped = true,
+                        false => fresh += self.prefetch(&item, &mut frontier, oracle),
+                    }
                 }
                 continue;
             };
@@ -310,6 +317,7 @@ impl<'p> Chain<'p> {
                     if current {
                         self.make_room(&visited, oracle);
                     }
+                    cramped = true;
                     break;
                 }
                 Ok(None) => {
@@ -318,7 +326,7 @@ impl<'p> Chain<'p> {
                     match start_test(known, oracle, (ticket, origin, delta), candidate) {
                         // no verdict will come; if this was the current candidate the loop
                         // waits for the tests still running and asks again, or stops
-                        Started::Unknown => return Plan::Ready,
+                        Started::Unknown => return (Plan::Ready, cramped),
                         started => started,
                     }
                 }
@@ -341,7 +349,7 @@ impl<'p> Chain<'p> {
                 }
             }
         }
-        Plan::Ready
+        (Plan::Ready, cramped)
     }
 
     /// Starts the `item.index`-th candidate of the call that follows the end of this one on

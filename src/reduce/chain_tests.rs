@@ -440,3 +440,55 @@ fn the_first_candidate_of_a_run_is_bet_to_succeed() {
         "the success branch: {started:?}"
     );
 }
+
+/// Counts the plans that ran out of room ([`Oracle::drop_released`]); every test fails.
+struct Cramped {
+    width: usize,
+    running: Vec<Ticket>,
+    drops: usize,
+}
+
+impl Oracle for Cramped {
+    fn test(&mut self, _candidate: &[Unit]) -> Verdict {
+        Verdict::NotInteresting
+    }
+
+    fn width(&self) -> usize {
+        self.width
+    }
+
+    fn start(&mut self, ticket: Ticket, _parent: Option<Ticket>, _candidate: &[Unit]) -> Started {
+        assert!(self.running.len() < self.width, "more tests than workers");
+        self.running.push(ticket);
+        Started::Running
+    }
+
+    fn finish_one(&mut self) -> Option<(Ticket, Option<Verdict>)> {
+        let t = self.running.pop()?;
+        Some((t, Some(Verdict::NotInteresting)))
+    }
+
+    fn drop_released(&mut self) {
+        self.drops += 1;
+    }
+}
+
+/// Released prefetches run on (a later call may take one over) until a plan wants their
+/// workers: a call whose whole tree of futures fits the workers never stops them, a long one does.
+#[test]
+fn released_prefetches_stop_only_when_a_plan_runs_out_of_room() {
+    let mut roomy = Cramped {
+        width: 16,
+        running: Vec::new(),
+        drops: 0,
+    };
+    reduce((0..2).collect(), &mut roomy, &mut Sweep::singles());
+    assert_eq!(roomy.drops, 0);
+    let mut tight = Cramped {
+        width: 2,
+        running: Vec::new(),
+        drops: 0,
+    };
+    reduce((0..12).collect(), &mut tight, &mut Sweep::singles());
+    assert!(tight.drops > 0);
+}

@@ -122,14 +122,15 @@ pub trait Oracle {
     fn cancel(&mut self, _tickets: &[Ticket]) {}
 
     /// These prefetched tests were made for endings that can no longer happen, but a candidate
-    /// of the same bytes may still come (bulk deletions from two endings often agree): they go
-    /// on until the next plan is made, for its candidates to take over; then
-    /// [`Oracle::drop_released`] stops the rest. The default stops them at once.
+    /// of the same bytes may still come (bulk deletions from two endings often agree, and the
+    /// call after next may begin with them): they go on, for a later candidate to take over,
+    /// until a plan wants their workers ([`Oracle::drop_released`]). The default stops them at
+    /// once.
     fn release(&mut self, tickets: &[Ticket]) {
         self.cancel(tickets);
     }
 
-    /// A plan was made after [`Oracle::release`]: stop the released tests no candidate took.
+    /// A plan ran out of room: stop the released tests no candidate took over.
     fn drop_released(&mut self) {}
 
     /// The serial run reaches `ticket`'s candidate: charge it to the attempt budget (a cache hit

@@ -32,7 +32,7 @@ pub struct ShuffledOracle<F> {
     pub asked: Vec<(Vec<Unit>, usize)>,
     /// Prefetched tests still running (they hold workers, and the room excludes them).
     prefetching: HashSet<Ticket>,
-    /// Prefetched tests released by the chain, cancelled at its next plan.
+    /// Prefetched tests released by the chain, cancelled when a plan runs out of room.
     released: Vec<Ticket>,
     /// How many released tests ran on into a plan (and were cancelled after it).
     pub released_into_plan: usize,

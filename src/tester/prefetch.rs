@@ -2,6 +2,8 @@
 //! a call of the loop that does not exist yet, taken over by the first candidate of the same
 //! bytes, and out of the way of the serial checks.
 
+use std::collections::HashSet;
+
 use super::Tester;
 use crate::pool::Ticket;
 use crate::reduce::{Prefetched, new_ticket};
@@ -68,10 +70,12 @@ impl Tester {
         true
     }
 
-    /// The loop no longer needs these prefetched runs (their endings cannot happen), but its
-    /// next plan may take one over: those still untaken then stop ([`Tester::drop_released`]).
-    /// A ticket that is no untaken prefetched run is cancelled now.
+    /// The loop no longer needs these prefetched runs (their endings cannot happen), but a
+    /// later candidate may still take one over: they run on until a plan wants their workers
+    /// ([`Tester::drop_released`]). A ticket that is no untaken prefetched run is cancelled now.
     pub fn release(&mut self, runs: &[Ticket]) {
+        let live: HashSet<Ticket> = self.prefetched.values().copied().collect();
+        self.released.retain(|r| live.contains(r));
         for &run in runs {
             if self.prefetched.values().any(|&r| r == run) {
                 self.released.push(run);
@@ -81,7 +85,7 @@ impl Tester {
         }
     }
 
-    /// The loop made its plan: the released runs no candidate took over stop.
+    /// The loop's plan wanted more workers: the released runs no candidate took over stop.
     pub fn drop_released(&mut self) {
         for run in std::mem::take(&mut self.released) {
             if self.prefetched.values().any(|&r| r == run) && !self.dying.contains(&run) {
