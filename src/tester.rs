@@ -64,7 +64,8 @@ pub struct Tester {
     /// Prefetched runs taken over: the run's ticket -> the candidate's, and back.
     adopted: HashMap<Ticket, Ticket>,
     adopter_run: HashMap<Ticket, Ticket>,
-    /// Prefetched runs released by the loop ([`Tester::release`]), stopped after its next plan.
+    /// Prefetched runs released by the loop ([`Tester::release`]), stopped when a plan runs out
+    /// of room.
     released: Vec<Ticket>,
     /// Prefetched runs cancelled and not yet ended: no candidate takes one over.
     dying: HashSet<Ticket>,
@@ -502,7 +503,9 @@ impl Tester {
             }
             crate::trace::event('X', t);
             let run = self.adopter_run.get(&t).copied().unwrap_or(t);
-            self.dying.insert(run);
+            if self.prefetched.values().any(|&r| r == run) {
+                self.dying.insert(run);
+            }
             self.pool.cancel(run);
         }
     }

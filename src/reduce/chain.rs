@@ -385,7 +385,7 @@ impl<'p> Chain<'p> {
 
     /// Releases the prefetched tests made for endings that can no longer happen: those that
     /// do not end with `config` and do not hang from a ticket in `ahead` (the tree still
-    /// ahead of the loop). The next plan may still take one over ([`Oracle::release`]).
+    /// ahead of the loop). A later candidate may still take one over ([`Oracle::release`]).
     fn keep_prefetched(
         &mut self,
         config: &[Unit],

@@ -234,7 +234,7 @@ fn the_next_call_is_prefetched_at_the_end_without_changing_what_is_committed() {
         ended_asked >= 40,
         "asked about the real end in {ended_asked} of 60 runs"
     );
-    // prefetches for endings a commit ruled out ran on into the next plan, then stopped
+    // prefetches for endings a commit ruled out ran on until a plan ran out of room
     assert!(released > 0, "no released prefetch");
 }
 
@@ -474,7 +474,8 @@ impl Oracle for Cramped {
 }
 
 /// Released prefetches run on (a later call may take one over) until a plan wants their
-/// workers: a call whose whole tree of futures fits the workers never stops them, a long one does.
+/// workers: a call whose whole tree of futures fits the workers never stops them, a long one
+/// does.
 #[test]
 fn released_prefetches_stop_only_when_a_plan_runs_out_of_room() {
     let mut roomy = Cramped {

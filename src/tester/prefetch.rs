@@ -77,7 +77,7 @@ impl Tester {
         let live: HashSet<Ticket> = self.prefetched.values().copied().collect();
         self.released.retain(|r| live.contains(r));
         for &run in runs {
-            if self.prefetched.values().any(|&r| r == run) {
+            if live.contains(&run) {
                 self.released.push(run);
             } else {
                 self.cancel(&[run]);
