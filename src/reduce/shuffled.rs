@@ -34,7 +34,7 @@ pub struct ShuffledOracle<F> {
     prefetching: HashSet<Ticket>,
     /// Prefetched tests released by the chain, cancelled when a plan runs out of room.
     released: Vec<Ticket>,
-    /// How many released tests ran on into a plan (and were cancelled after it).
+    /// How many released tests still ran when a plan ran out of room (and were cancelled).
     pub released_into_plan: usize,
 }
 
