@@ -503,7 +503,7 @@ impl Tester {
             }
             crate::trace::event('X', t);
             let run = self.adopter_run.get(&t).copied().unwrap_or(t);
-            if self.prefetched.values().any(|&r| r == run) {
+            if self.untaken(run) {
                 self.dying.insert(run);
             }
             self.pool.cancel(run);

@@ -2,8 +2,6 @@
 //! a call of the loop that does not exist yet, taken over by the first candidate of the same
 //! bytes, and out of the way of the serial checks.
 
-use std::collections::HashSet;
-
 use super::Tester;
 use crate::pool::Ticket;
 use crate::reduce::{Prefetched, new_ticket};
@@ -36,6 +34,12 @@ impl Tester {
         self.prefetched.insert(key, ticket);
         crate::trace::event('S', ticket);
         Prefetched::Started(ticket)
+    }
+
+    /// Whether `run` is a prefetched run that no candidate has taken over and that has not
+    /// ended.
+    pub(super) fn untaken(&self, run: Ticket) -> bool {
+        self.prefetched.values().any(|&r| r == run)
     }
 
     /// Whether a prefetched run of `key` runs that a candidate may take over (one that is
@@ -74,10 +78,10 @@ impl Tester {
     /// later candidate may still take one over: they run on until a plan wants their workers
     /// ([`Tester::drop_released`]). A ticket that is no untaken prefetched run is cancelled now.
     pub fn release(&mut self, runs: &[Ticket]) {
-        let live: HashSet<Ticket> = self.prefetched.values().copied().collect();
-        self.released.retain(|r| live.contains(r));
+        let still = std::mem::take(&mut self.released);
+        self.released = still.into_iter().filter(|&r| self.untaken(r)).collect();
         for &run in runs {
-            if live.contains(&run) {
+            if self.untaken(run) {
                 self.released.push(run);
             } else {
                 self.cancel(&[run]);
@@ -88,7 +92,7 @@ impl Tester {
     /// The loop's plan wanted more workers: the released runs no candidate took over stop.
     pub fn drop_released(&mut self) {
         for run in std::mem::take(&mut self.released) {
-            if self.prefetched.values().any(|&r| r == run) && !self.dying.contains(&run) {
+            if self.untaken(run) && !self.dying.contains(&run) {
                 self.stop_prefetched(run);
             }
         }
