@@ -9,7 +9,7 @@ use tree_sitter::{Node, Tree};
 
 use super::params::elements;
 use super::table::RewriteTable;
-use super::{Edit, Hunk, Pass, preorder, text};
+use super::{Edit, Hunk, Pass, preorder, shrinks, text};
 
 pub struct InlineReturn;
 
@@ -62,7 +62,7 @@ impl Pass for InlineReturn {
                 hunk.push(Edit::delete(def.start_byte(), def.end_byte()));
             }
             // a hunk that grows the text could never be committed
-            if !hunk.is_empty() && hunk.iter().map(Edit::saving).sum::<i64>() > 0 {
+            if !hunk.is_empty() && shrinks(&hunk) {
                 hunks.push(hunk);
             }
         }

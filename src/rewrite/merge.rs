@@ -9,7 +9,7 @@ use tree_sitter::{Node, Tree};
 use super::names::declared_names;
 use super::table::RewriteTable;
 use super::windows::MAX_TOKENS;
-use super::{Edit, Hunk, Pass, preorder, text};
+use super::{Edit, Hunk, Pass, preorder, shrinks, text};
 
 /// How many names `A` each `B` may merge into.
 const CHOICES: usize = 3;
@@ -62,15 +62,22 @@ impl Pass for MergeNames {
         for b in declared.iter().filter(|b| !b.target_only) {
             let b_uses = uses.get(b.name).map_or(&[][..], Vec::as_slice);
             // inlining a typedef first: the uses get the underlying type
-            hunks.extend(b.underlying.map(|u| merge(b, u, b_uses)));
+            hunks.extend(
+                b.underlying
+                    .map(|u| merge(b, u, b_uses))
+                    .filter(|h| shrinks(h)),
+            );
             let mut others: Vec<&Declared> = declared
                 .iter()
                 .filter(|a| a.sort == b.sort && a.name != b.name)
                 .collect();
             others.sort_by_key(|a| a.sites[0].0.abs_diff(b.sites[0].0));
-            for a in others.into_iter().take(CHOICES) {
-                hunks.push(merge(b, a.name, b_uses));
-            }
+            // a longer name at many uses can grow the text: such a merge could never be kept
+            let merges = others
+                .into_iter()
+                .take(CHOICES)
+                .map(|a| merge(b, a.name, b_uses));
+            hunks.extend(merges.filter(|h| shrinks(h)));
         }
         hunks
     }
@@ -196,6 +203,19 @@ mod tests {
             String::from_utf8(space.render(&[])).unwrap(),
             "int a;\n\nint main() { return a + a; }\n"
         );
+    }
+
+    /// A short name used often, merged into a long one, would grow the text: that merge is
+    /// not proposed (the best only gets smaller), the other way round is.
+    #[test]
+    fn a_merge_that_grows_the_text_is_not_proposed() {
+        let src = "int b;\nint longer_name;\nint main() { return b + b + b + b + longer_name; }\n";
+        let tree = parse(src);
+        let hunks = MergeNames.hunks(&tree, src.as_bytes(), &C);
+        let into = |name: &[u8]| hunks.iter().any(|h| h.iter().any(|e| &*e.with == name));
+        assert!(!into(b"longer_name"), "{hunks:?}");
+        assert!(into(b"b"));
+        assert!(hunks.iter().all(|h| super::shrinks(h)));
     }
 
     #[test]

@@ -155,6 +155,12 @@ impl Edit {
 /// Edits applied together as one unit (a rename at every use); most hunks hold one edit.
 pub type Hunk = Vec<Edit>;
 
+/// Whether `hunk` shrinks the text. One that does not could never be committed (the best only
+/// gets smaller, `oracle.rs`) unless its pass is an enabling one, which has slack.
+pub fn shrinks(hunk: &[Edit]) -> bool {
+    hunk.iter().map(Edit::saving).sum::<i64>() > 0
+}
+
 /// Splits single edits into layers (see [`layers_of_hunks`]).
 pub fn layers(edits: Vec<Edit>, src: &[u8]) -> Vec<Vec<Hunk>> {
     layers_of_hunks(edits.into_iter().map(|e| vec![e]).collect(), src)

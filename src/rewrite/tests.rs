@@ -377,7 +377,7 @@ proptest! {
             for pass in passes {
                 let next = minimize(&text, pass, keep);
                 prop_assert!(next == text || keep(&next), "{} broke {:?}", pass.name(), next);
-                prop_assert!(next.len() <= text.len());
+                prop_assert!(next.len() <= text.len(), "{} grew {:?} into {:?}", pass.name(), text, next);
                 text = next;
             }
         }
