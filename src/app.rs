@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use clap::CommandFactory;
 
-use crate::check::{Check, shell_quote};
+use crate::check::Check;
 use crate::cli::{self, Algo, Args, Config, Output};
 use crate::diskcache::DiskCache;
 use crate::driver::{PassStats, pass_table};
@@ -22,6 +22,8 @@ use crate::stats::{Record, count_lines, summary};
 use crate::tester::{Stop, Tester};
 use crate::tree::early::EarlyParse;
 use crate::tree::front::Front;
+
+mod original;
 
 pub fn run(args: Args) -> Result<ExitCode> {
     if let Some(shell) = args.generate_completions {
@@ -380,117 +382,8 @@ impl Session {
         }
         session.tester.set_disk_cache(verdicts);
         session.tester.preload_interesting(&plan.known_results());
-        session.check_original()?;
-        let sink = plan.open(&session.original)?;
-        crate::panic::set_best_location(
-            sink.target()
-                .map_or("stdout (not written: the run stopped)".into(), |p| {
-                    p.display().to_string()
-                }),
-        );
-        session.tester.set_sink(sink);
+        session.check_original(plan)?;
         Ok(session)
-    }
-
-    /// The original must be interesting; its test time sets the default timeout.
-    fn check_original(&mut self) -> Result<()> {
-        let original = self.original.clone();
-        // with workers to spare, the re-run for flakiness runs alongside (no wait for it)
-        let paired = self.tester.width() > 1
-            && !self.cfg.check_determinism
-            && self.cfg.max_attempts.is_none();
-        let (outcome, rerun) = match paired {
-            true => self.tester.run_script_pair(&original, CHEAP_TEST)?,
-            false => (self.tester.run_script(&original)?, None),
-        };
-        if crate::signal::interrupted() {
-            return Err(fail(
-                FailureKind::Interrupted,
-                "interrupted while checking the original input; nothing was changed",
-            ));
-        }
-        if !outcome.interesting {
-            return Err(fail(
-                FailureKind::NotInteresting,
-                self.not_interesting_message(&outcome),
-            ));
-        }
-        match (paired, rerun) {
-            (true, Some(rerun)) => self.warn_flaky(u32::from(!rerun.interesting), 1),
-            (true, None) => {}
-            (false, _) => self.check_determinism(outcome.elapsed)?,
-        }
-        self.tester.remember(&original, true);
-        let timeout = self
-            .cfg
-            .timeout
-            .unwrap_or_else(|| default_timeout(outcome.elapsed));
-        self.tester.set_timeout(timeout);
-        Ok(())
-    }
-
-    /// A flaky test makes every verdict suspect: run the original again (3 times with
-    /// `--check-determinism`, once by default when a run is cheap) and warn if it flips.
-    fn check_determinism(&mut self, first: Duration) -> Result<()> {
-        // an attempt budget counts every run: the automatic re-run is skipped under one
-        let runs = if self.cfg.check_determinism {
-            3.min(self.cfg.max_attempts.map_or(3, |m| m.saturating_sub(1)))
-        } else if first < CHEAP_TEST && self.cfg.max_attempts.is_none() {
-            1
-        } else {
-            0
-        };
-        let original = self.original.clone();
-        let mut flips = 0;
-        for _ in 0..runs {
-            flips += !self.tester.run_script(&original)?.interesting as u32;
-        }
-        self.warn_flaky(flips, runs);
-        Ok(())
-    }
-
-    /// Warns when `flips` of the original's `runs` re-runs were not interesting.
-    fn warn_flaky(&mut self, flips: u32, runs: u64) {
-        if flips > 0 {
-            self.tester.progress.println(&format!(
-                "reduce: warning: the test is flaky: the original was not interesting in {flips} of {} runs; results may not reproduce (make the test deterministic, or raise --timeout if it is slow)",
-                runs + 1
-            ));
-        }
-    }
-
-    fn not_interesting_message(&self, outcome: &crate::oracle::Outcome) -> String {
-        let name = self
-            .cfg
-            .candidate_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let source = match self.cfg.stdin {
-            true => "SAVED-STDIN".to_string(),
-            false => shell_quote(&absolute(&self.cfg.input).to_string_lossy()),
-        };
-        let timeout = self.cfg.timeout.unwrap_or(cli::MAX_DEFAULT_TIMEOUT);
-        let mut why = match outcome.unmet.is_empty() {
-            true => outcome.status.describe(timeout),
-            false => outcome.unmet.join("; "),
-        };
-        if outcome.status == crate::oracle::RunStatus::Exited(127) {
-            why.push_str(
-                " (127: command not found? the test runs in a private temporary directory: name programs by absolute path)",
-            );
-        }
-        let conditions = self.check.conditions.flags();
-        let note = match (self.cfg.stdin, conditions.as_slice()) {
-            (true, _) => "; SAVED-STDIN stands for a file holding what was piped in".to_string(),
-            (false, [only]) if only == "--exit-code 0" => String::new(),
-            (false, _) => format!("; interesting means: {}", conditions.join(" ")),
-        };
-        format!(
-            "the original input is not interesting: {} {why}; nothing was changed. Check it by hand{note}:\n  d=$(mktemp -d) && cp -- {source} \"$d\"/{} && (cd \"$d\" && {}; echo \"exit status: $?\")",
-            self.check.describe(),
-            shell_quote(&name),
-            self.check.recipe(&name),
-        )
     }
 
     fn reduce(&mut self) -> Result<()> {
@@ -512,7 +405,13 @@ impl Session {
     }
 
     fn finish(mut self) -> Result<ExitCode> {
-        self.reduce()?;
+        let reduced = self.reduce();
+        // a check beside the loop may still run, or may have failed and stopped the loop
+        if !self.tester.await_check() {
+            let e = self.tester.check_error.take();
+            return Err(e.expect("a failed check says why"));
+        }
+        reduced?;
         let rechecked = self.try_empty_and_recheck()?;
         self.tester.progress.finish();
         let error = self.tester.error.take();

@@ -21,7 +21,7 @@ use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -53,6 +53,11 @@ const JOB_GRACE: Duration = Duration::from_secs(3);
 
 /// How often a spawn that failed with "Text file busy" is retried.
 const BUSY_RETRIES: u32 = 10;
+
+/// A timeout as the oracle keeps it (saturating: nobody waits 584 years).
+fn nanos(timeout: Duration) -> u64 {
+    u64::try_from(timeout.as_nanos()).unwrap_or(u64::MAX)
+}
 
 /// How the script's run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -166,6 +171,10 @@ pub struct ScriptOracle {
     work: TempDir,
     /// Set by another thread to kill the current run (see [`ScriptOracle::cancel_flag`]).
     cancel: Arc<AtomicBool>,
+    /// The timeout in nanoseconds, read while a run goes on: it may be set during the run
+    /// (the original's check decides it while the first candidates already run), and the
+    /// pool's workers share one (see [`ScriptOracle::share_timeout`]).
+    timeout: Arc<AtomicU64>,
     /// With a launcher: a private directory beside `work` holding the job wrapper and the
     /// status files, and the wrapper's path.
     jobs: Option<(TempDir, PathBuf)>,
@@ -190,11 +199,13 @@ impl ScriptOracle {
             }
             None => None,
         };
+        let timeout = Arc::new(AtomicU64::new(nanos(cfg.timeout)));
         Ok(ScriptOracle {
             cfg,
             dir,
             work,
             cancel: Arc::default(),
+            timeout,
             jobs,
         })
     }
@@ -205,8 +216,19 @@ impl ScriptOracle {
         self.cancel.clone()
     }
 
+    /// Sets the timeout, for the run going on too (its deadline moves).
     pub fn set_timeout(&mut self, timeout: Duration) {
-        self.cfg.timeout = timeout;
+        self.timeout.store(nanos(timeout), Ordering::Relaxed);
+    }
+
+    /// The timeout now.
+    pub fn timeout(&self) -> Duration {
+        Duration::from_nanos(self.timeout.load(Ordering::Relaxed))
+    }
+
+    /// From now on the timeout is `shared`'s (one setting for every worker of a pool).
+    pub fn share_timeout(&mut self, shared: Arc<AtomicU64>) {
+        self.timeout = shared;
     }
 
     /// The absolute path of the directory the script runs in.
@@ -260,7 +282,7 @@ impl ScriptOracle {
         let streams = Streams {
             stdout: output.stdout.as_ref(),
             stderr: output.stderr.as_ref(),
-            timeout: self.cfg.timeout,
+            timeout: self.timeout(),
         };
         let via_shell = self.cfg.check.via_shell() || self.cfg.launcher.is_some();
         let unmet = self.cfg.check.conditions.unmet(status, via_shell, streams);
@@ -371,8 +393,10 @@ impl ScriptOracle {
     /// Waits for the script in short slices, watching the timeout and the interrupt flag.
     /// However the run ends, the script's whole process group is killed and the script reaped.
     fn wait(&self, child: &mut Child) -> anyhow::Result<RunStatus> {
-        let deadline = Instant::now() + self.cfg.timeout;
+        let start = Instant::now();
         loop {
+            // read each time: the timeout may be set while the run goes on
+            let deadline = start + self.timeout();
             if signal::interrupted() {
                 return stop(child, RunStatus::Interrupted);
             }
@@ -410,7 +434,7 @@ impl ScriptOracle {
                 wrapper,
                 status: &status,
                 argv,
-                timeout: self.cfg.timeout,
+                timeout: self.timeout(),
             };
             let mut command = launcher.command(&job);
             self.configure(&mut command);
@@ -448,8 +472,9 @@ impl ScriptOracle {
     /// the local backstop: then a lost job); `None` when the launcher exited by itself.
     fn wait_job(&self, child: &mut Child, name: &str) -> anyhow::Result<Option<RunStatus>> {
         // the timeout is enforced inside the job; this only catches a job that never returns
-        let backstop = Instant::now() + self.cfg.timeout.saturating_mul(3) + JOB_BACKSTOP;
+        let start = Instant::now();
         loop {
+            let backstop = start + self.timeout().saturating_mul(3) + JOB_BACKSTOP;
             let stop = if signal::interrupted() {
                 Some(RunStatus::Interrupted)
             } else if self.cancel.load(Ordering::Relaxed) {

@@ -3,7 +3,7 @@
 //! verdict is no longer needed is cancelled (its process group killed).
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -24,7 +24,6 @@ struct Job {
     candidate: Vec<u8>,
     /// The other files of a multi-file run.
     frame: Option<Arc<Frame>>,
-    timeout: Duration,
     /// Parse first (see [`crate::prefilter`]); the verdict the cache already knows, if any.
     check: Option<(Check, Option<bool>)>,
 }
@@ -67,7 +66,8 @@ type Done = (usize, Ticket, Report);
 pub struct Pool {
     workers: Vec<Worker>,
     done: Receiver<Done>,
-    timeout: Duration,
+    /// The timeout every worker reads, in nanoseconds: a new one reaches runs in flight too.
+    timeout: Arc<AtomicU64>,
     /// The frame every new job is written into (multi-file runs).
     frame: Option<Arc<Frame>>,
     /// With a launcher: the name prefix of every job of this run (cancelled on drop).
@@ -87,13 +87,14 @@ impl Pool {
         let mut cfg = cfg.clone();
         cfg.temp_root = Some(run_dir.path().to_path_buf());
         let (done_tx, done) = channel();
+        let timeout = Arc::new(AtomicU64::new(0));
         let workers = (0..n.max(1))
-            .map(|i| spawn_worker(i, cfg.clone(), done_tx.clone()))
+            .map(|i| spawn_worker(i, cfg.clone(), done_tx.clone(), timeout.clone()))
             .collect::<Result<Vec<_>>>()?;
-        Ok(Pool {
+        let mut pool = Pool {
             workers,
             done,
-            timeout: cfg.timeout,
+            timeout,
             frame: None,
             job_prefix: cfg.launcher.as_ref().map(|l| l.prefix().to_string()),
             throttle: match cfg.launcher {
@@ -101,7 +102,9 @@ impl Pool {
                 Some(_) => None,
             },
             _run_dir: run_dir,
-        })
+        };
+        pool.set_timeout(cfg.timeout);
+        Ok(pool)
     }
 
     pub fn width(&self) -> usize {
@@ -115,12 +118,15 @@ impl Pool {
         self.throttle.as_mut().map_or(width, Throttle::room)
     }
 
+    /// Sets every worker's timeout, for the runs in flight too (a run started before the
+    /// original's check decided the timeout gets it as well).
     pub fn set_timeout(&mut self, timeout: Duration) {
-        self.timeout = timeout;
+        let nanos = u64::try_from(timeout.as_nanos()).unwrap_or(u64::MAX);
+        self.timeout.store(nanos, Ordering::Relaxed);
     }
 
     pub fn timeout(&self) -> Duration {
-        self.timeout
+        Duration::from_nanos(self.timeout.load(Ordering::Relaxed))
     }
 
     /// From now on, every candidate is one file of this set (runs in flight keep theirs).
@@ -156,7 +162,6 @@ impl Pool {
             ticket,
             candidate,
             frame: self.frame.clone(),
-            timeout: self.timeout,
             check,
         };
         let sent = w.jobs.as_ref().is_some_and(|tx| tx.send(job).is_ok());
@@ -231,8 +236,14 @@ impl Drop for Pool {
     }
 }
 
-fn spawn_worker(index: usize, cfg: ScriptConfig, done: Sender<Done>) -> Result<Worker> {
+fn spawn_worker(
+    index: usize,
+    cfg: ScriptConfig,
+    done: Sender<Done>,
+    timeout: Arc<AtomicU64>,
+) -> Result<Worker> {
     let mut oracle = ScriptOracle::new(cfg)?;
+    oracle.share_timeout(timeout);
     let cancel = oracle.cancel_flag();
     let flag = cancel.clone();
     let (jobs, rx) = channel::<Job>();
@@ -241,7 +252,6 @@ fn spawn_worker(index: usize, cfg: ScriptConfig, done: Sender<Done>) -> Result<W
         .spawn(move || {
             let mut checker = Checker::default();
             for job in rx {
-                oracle.set_timeout(job.timeout);
                 let report = match &job.check {
                     Some((check, _)) if check.answer(&mut checker, &job.candidate) => {
                         Report::Pruned

@@ -74,6 +74,12 @@ pub struct Tester {
     /// A re-check made ahead of the end ([`Tester::verdict_rechecking`]): the content key it
     /// ran on, and its outcome.
     rechecked: Option<(u128, Outcome)>,
+    /// The original's check, while it runs beside the loop ([`Tester::start_check`]).
+    gate: Option<gate::Gate>,
+    /// Reports that came in while the loop waited for the check, for whoever waits for them.
+    held: VecDeque<(Ticket, Report)>,
+    /// Why the original's check failed (the run stops, and gives no result).
+    pub check_error: Option<anyhow::Error>,
 }
 
 /// How a test of a candidate began.
@@ -123,6 +129,9 @@ impl Tester {
             dying: HashSet::new(),
             checker: Checker::default(),
             rechecked: None,
+            gate: None,
+            held: VecDeque::new(),
+            check_error: None,
         }
     }
 
@@ -195,9 +204,14 @@ impl Tester {
     }
 
     /// How many tests the loop may run now: the pool's room, less the prefetched runs that no
-    /// candidate has taken over (they hold workers too).
+    /// candidate has taken over and the original's check (they hold workers too). While the
+    /// check runs, at least one: the loop's first candidate waits for no one.
     pub fn room(&mut self) -> usize {
-        self.pool.room().saturating_sub(self.prefetched.len())
+        let room = self.pool.room().saturating_sub(self.prefetched.len());
+        match self.checking() {
+            0 => room,
+            checking => room.saturating_sub(checking).max(1),
+        }
     }
 
     pub fn stopped(&self) -> bool {
@@ -209,12 +223,34 @@ impl Tester {
         self.max_attempts.is_none_or(|max| self.started < max)
     }
 
-    /// Waits for the pool's next report (the wait is the feeding thread's idle time).
+    /// Waits for the pool's next report (the wait is the feeding thread's idle time); the
+    /// original's check takes its own.
     fn wait_pool(&mut self) -> Option<(Ticket, Report)> {
-        let waiting = std::time::Instant::now();
-        let done = self.pool.next_done();
-        self.stats.wait_seconds += waiting.elapsed().as_secs_f64();
-        done
+        if let Some(held) = self.held.pop_front() {
+            return Some(held);
+        }
+        loop {
+            let waiting = std::time::Instant::now();
+            let done = self.pool.next_done();
+            self.stats.wait_seconds += waiting.elapsed().as_secs_f64();
+            let (ticket, report) = done?;
+            if let Some(other) = self.gate_takes(ticket, report) {
+                return Some(other);
+            }
+        }
+    }
+
+    /// Like [`Tester::wait_pool`], without waiting.
+    fn pool_done_now(&mut self) -> Option<(Ticket, Report)> {
+        if let Some(held) = self.held.pop_front() {
+            return Some(held);
+        }
+        loop {
+            let (ticket, report) = self.pool.done_now()?;
+            if let Some(other) = self.gate_takes(ticket, report) {
+                return Some(other);
+            }
+        }
     }
 
     fn count(&mut self, outcome: &Outcome) {
@@ -409,7 +445,7 @@ impl Tester {
         if let Some(done) = self.ready.pop_front() {
             return Some(done);
         }
-        let (ticket, report) = self.pool.done_now()?;
+        let (ticket, report) = self.pool_done_now()?;
         Some(self.settle(ticket, report))
     }
 
@@ -554,6 +590,10 @@ impl Tester {
     /// Makes an interesting `candidate` the best even if it is not smaller (an enabling rewrite,
     /// which the driver undoes unless the reductions it enables pay for it).
     pub fn accept_any(&mut self, candidate: &[u8]) {
+        // nothing reaches the output before the original's check has passed
+        if !self.await_check() {
+            return;
+        }
         self.best = candidate.to_vec();
         self.store_best();
         crate::panic::injection_point("after-improvement");
@@ -563,6 +603,9 @@ impl Tester {
     /// Makes `candidate` the best result even if it is not smaller (the final layout, which the
     /// caller has just seen pass the test).
     pub fn replace_best(&mut self, candidate: &[u8]) {
+        if !self.await_check() {
+            return;
+        }
         self.best = candidate.to_vec();
         self.store_best();
     }
@@ -613,7 +656,9 @@ pub(crate) use methods::ticket_methods;
 
 mod adapters;
 mod ahead;
+mod gate;
 mod prefetch;
 mod scripted;
 pub use adapters::{PREFILTER_MAX_BYTES, SegmentsOracle, TreeOracle};
 pub use ahead::{Ahead, Next};
+pub use gate::CheckDone;

@@ -23,7 +23,7 @@ impl Tester {
     }
 
     /// Starts an uncached run, counted as the serial run would count it.
-    fn submit_run(&mut self, ticket: Ticket, candidate: &[u8]) {
+    pub(super) fn submit_run(&mut self, ticket: Ticket, candidate: &[u8]) {
         self.started += 1;
         self.charged += 1;
         self.pool.submit(ticket, candidate.to_vec());
@@ -37,7 +37,7 @@ impl Tester {
     }
 
     /// The outcome of an uncached run that ended, counted.
-    fn ran(&mut self, ticket: Ticket, report: Report) -> Result<Outcome> {
+    pub(super) fn ran(&mut self, ticket: Ticket, report: Report) -> Result<Outcome> {
         crate::trace::event('D', ticket);
         let outcome = report.ran()?;
         self.count(&outcome);

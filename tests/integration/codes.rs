@@ -292,3 +292,28 @@ fn every_algo_reaches_the_empty_file_when_it_is_interesting() {
         assert_eq!(env.read("out.c"), b"", "{algo}");
     }
 }
+
+/// With `-j` of 3 and more the original's check runs beside the first candidates, which the
+/// test accepts here (they lack the line that makes the original fail): still exit 3, the one
+/// message, and nothing written anywhere, in place or to `-o`.
+#[test]
+fn an_original_that_fails_beside_interesting_candidates_changes_nothing() {
+    let env = TestEnv::new();
+    let text = lines_with(40, 2, "ORIGINAL");
+    env.write("in.txt", &text);
+    env.script("t.sh", "sleep 0.2; ! grep -q ORIGINAL \"$1\"");
+    for args in [&["in.txt"][..], &["-o", "out.txt", "in.txt"]] {
+        let mut all = vec!["-q", "-j4", "--algo", "ddmin", "--test", "t.sh"];
+        all.extend_from_slice(args);
+        env.run(&all)
+            .expect_code(3)
+            .expect_stderr_contains(&["the original input is not interesting"]);
+        assert_eq!(env.read("in.txt"), text.as_bytes(), "{args:?}");
+        let left: Vec<String> = fs::read_dir(env.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| !matches!(n.as_str(), "in.txt" | "t.sh" | ".cache"))
+            .collect();
+        assert!(left.is_empty(), "{args:?} left {left:?}");
+    }
+}

@@ -163,6 +163,75 @@ fn the_original_and_its_rerun_run_at_once() {
     assert!(counts.contains(&"2"), "{counts:?}");
 }
 
+/// With `-j` of 3 and more the loop's first candidates start while the original's check runs
+/// (the check and its re-run hold two workers), and the result is still `-j1`'s.
+#[test]
+fn the_first_candidates_run_beside_the_originals_check() {
+    let env = crate::util::TestEnv::new();
+    let input = env.write("in.txt", "a\nkeep\nb\nc\nORIGINAL\n");
+    let (done, early) = (env.join("done"), env.join("early"));
+    let body = format!(
+        "if grep -q ORIGINAL \"$1\" && grep -q a \"$1\" && grep -q c \"$1\"; then\n  sleep 0.5; touch '{d}'\nelif [ ! -e '{d}' ]; then\n  touch '{e}'\nfi\ngrep -q keep \"$1\"",
+        d = done.display(),
+        e = early.display()
+    );
+    let script = env.script("t.sh", &body);
+    let reduced = |j: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_reduce"))
+            .args(["--algo", "ddmin", j, "-o", "-", "--test"])
+            .env("XDG_CACHE_HOME", env.join("cache"))
+            .arg(&script)
+            .arg(&input)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    };
+    assert_eq!(reduced("-j4"), b"keep\n");
+    assert!(
+        early.exists(),
+        "no candidate ran while the original was checked"
+    );
+    std::fs::remove_file(&done).unwrap();
+    std::fs::remove_file(&early).unwrap();
+    assert_eq!(reduced("-j1"), b"keep\n");
+    assert!(
+        !early.exists(),
+        "-j1 ran a candidate before the check ended"
+    );
+}
+
+/// A candidate that starts before the original's check has set the timeout (`-j4`, no
+/// `--timeout`) is held to that timeout all the same: here it would pass after 6 s, past the
+/// 3 s that the check's 0.3 s give, so it must fail as it does at `-j1`.
+#[test]
+fn a_candidate_started_before_the_check_gets_the_checks_timeout() {
+    let env = crate::util::TestEnv::new();
+    let input = env.write("in.txt", "fast\nkeep\n");
+    let body = "grep -q keep \"$1\" || exit 1\nif grep -q fast \"$1\"; then sleep 0.3; exit 0; fi\nsleep 6";
+    let script = env.script("t.sh", body);
+    for j in ["-j4", "-j1"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_reduce"))
+            .args(["--algo", "ddmin", j, "--no-cache", "-o", "-", "--test"])
+            .env("XDG_CACHE_HOME", env.join("cache"))
+            .arg(&script)
+            .arg(&input)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{j}: {stderr}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            "fast\nkeep\n",
+            "{j}: {stderr}"
+        );
+    }
+}
+
 /// With `-j2` the last two runs, the empty file's test and the final re-check of the result,
 /// run at once: they do not depend on each other. (`--no-cache`: the speculation may have
 /// tried the empty file during the run, whose verdict would then answer at the end.)

@@ -1,0 +1,167 @@
+//! The original's check: it must be interesting, its test time sets the default timeout, a
+//! cheap test is run again to catch flakiness, and the output is opened only once it passed.
+//! With three workers and more the check runs beside the loop's first candidates
+//! ([`Tester::start_check`]); otherwise the run waits for it.
+
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::Result;
+
+use super::{CHEAP_TEST, Session, absolute, default_timeout};
+use crate::check::{Check, shell_quote};
+use crate::cli::{self, Config};
+use crate::exit::{FailureKind, fail};
+use crate::oracle::{Outcome, RunStatus};
+use crate::sink::SinkPlan;
+use crate::tester::Tester;
+
+impl Session {
+    /// Checks the original, at once or beside the loop; the output opens when it passes.
+    pub(super) fn check_original(&mut self, plan: SinkPlan) -> Result<()> {
+        let original = self.original.clone();
+        // with workers to spare, the re-run for flakiness runs alongside (no wait for it)
+        let paired = self.tester.width() > 1
+            && !self.cfg.check_determinism
+            && self.cfg.max_attempts.is_none();
+        // a launched job's own timeout is fixed when it starts: a candidate launched before the
+        // check has decided the timeout would keep the longest one
+        let beside = paired
+            && self.tester.width() >= 3
+            && (self.cfg.timeout.is_some() || self.cfg.launcher.is_none());
+        let conclusion = Conclusion {
+            cfg: self.cfg.clone(),
+            check: self.check.clone(),
+            original: original.clone(),
+            plan,
+        };
+        if beside {
+            let done = move |t: &mut Tester, first: Outcome, rerun: Option<Outcome>| {
+                conclusion.judge(&first)?;
+                warn_flaky(t, rerun.map_or(0, |r| u32::from(!r.interesting)), 1);
+                conclusion.open(t, first.elapsed)
+            };
+            self.tester
+                .start_check(&original, CHEAP_TEST, Box::new(done));
+            return Ok(());
+        }
+        let (outcome, rerun) = match paired {
+            true => self.tester.run_script_pair(&original, CHEAP_TEST)?,
+            false => (self.tester.run_script(&original)?, None),
+        };
+        conclusion.judge(&outcome)?;
+        match (paired, rerun) {
+            (true, Some(rerun)) => warn_flaky(&self.tester, u32::from(!rerun.interesting), 1),
+            (true, None) => {}
+            (false, _) => self.check_determinism(outcome.elapsed)?,
+        }
+        conclusion.open(&mut self.tester, outcome.elapsed)
+    }
+
+    /// A flaky test makes every verdict suspect: run the original again (3 times with
+    /// `--check-determinism`, once by default when a run is cheap) and warn if it flips.
+    fn check_determinism(&mut self, first: Duration) -> Result<()> {
+        // an attempt budget counts every run: the automatic re-run is skipped under one
+        let runs = if self.cfg.check_determinism {
+            3.min(self.cfg.max_attempts.map_or(3, |m| m.saturating_sub(1)))
+        } else if first < CHEAP_TEST && self.cfg.max_attempts.is_none() {
+            1
+        } else {
+            0
+        };
+        let original = self.original.clone();
+        let mut flips = 0;
+        for _ in 0..runs {
+            flips += !self.tester.run_script(&original)?.interesting as u32;
+        }
+        warn_flaky(&self.tester, flips, runs);
+        Ok(())
+    }
+}
+
+/// What a passed check leads to, and the message of a failed one.
+struct Conclusion {
+    cfg: Config,
+    check: Check,
+    original: Vec<u8>,
+    plan: SinkPlan,
+}
+
+impl Conclusion {
+    /// The check's first run must have been interesting, and not cut short.
+    fn judge(&self, outcome: &Outcome) -> Result<()> {
+        if crate::signal::interrupted() || outcome.status == RunStatus::Interrupted {
+            return Err(fail(
+                FailureKind::Interrupted,
+                "interrupted while checking the original input; nothing was changed",
+            ));
+        }
+        if !outcome.interesting {
+            return Err(fail(
+                FailureKind::NotInteresting,
+                self.not_interesting_message(outcome),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The check passed, in `elapsed`: the verdict is cached, the timeout set, and the output
+    /// opened (from now on it always holds an interesting file).
+    fn open(self, t: &mut Tester, elapsed: Duration) -> Result<()> {
+        t.remember(&self.original, true);
+        t.set_timeout(self.cfg.timeout.unwrap_or_else(|| default_timeout(elapsed)));
+        let sink = self.plan.open(&self.original)?;
+        let location = sink.target().map(Path::display);
+        crate::panic::set_best_location(
+            location.map_or("stdout (not written: the run stopped)".into(), |p| {
+                p.to_string()
+            }),
+        );
+        t.set_sink(sink);
+        Ok(())
+    }
+
+    fn not_interesting_message(&self, outcome: &Outcome) -> String {
+        let name = self
+            .cfg
+            .candidate_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let source = match self.cfg.stdin {
+            true => "SAVED-STDIN".to_string(),
+            false => shell_quote(&absolute(&self.cfg.input).to_string_lossy()),
+        };
+        let timeout = self.cfg.timeout.unwrap_or(cli::MAX_DEFAULT_TIMEOUT);
+        let mut why = match outcome.unmet.is_empty() {
+            true => outcome.status.describe(timeout),
+            false => outcome.unmet.join("; "),
+        };
+        if outcome.status == RunStatus::Exited(127) {
+            why.push_str(
+                " (127: command not found? the test runs in a private temporary directory: name programs by absolute path)",
+            );
+        }
+        let conditions = self.check.conditions.flags();
+        let note = match (self.cfg.stdin, conditions.as_slice()) {
+            (true, _) => "; SAVED-STDIN stands for a file holding what was piped in".to_string(),
+            (false, [only]) if only == "--exit-code 0" => String::new(),
+            (false, _) => format!("; interesting means: {}", conditions.join(" ")),
+        };
+        format!(
+            "the original input is not interesting: {} {why}; nothing was changed. Check it by hand{note}:\n  d=$(mktemp -d) && cp -- {source} \"$d\"/{} && (cd \"$d\" && {}; echo \"exit status: $?\")",
+            self.check.describe(),
+            shell_quote(&name),
+            self.check.recipe(&name),
+        )
+    }
+}
+
+/// Warns when `flips` of the original's `runs` re-runs were not interesting.
+fn warn_flaky(t: &Tester, flips: u32, runs: u64) {
+    if flips > 0 {
+        t.progress.println(&format!(
+            "reduce: warning: the test is flaky: the original was not interesting in {flips} of {} runs; results may not reproduce (make the test deterministic, or raise --timeout if it is slow)",
+            runs + 1
+        ));
+    }
+}
