@@ -205,12 +205,17 @@ impl Tester {
 
     /// How many tests the loop may run now: the pool's room, less the prefetched runs that no
     /// candidate has taken over and the original's check (they hold workers too). While the
-    /// check runs, at least one: the loop's first candidate waits for no one.
+    /// check runs, at least one if a worker is free of both: the loop's candidate waits for no
+    /// one (a prefetched run can be shed, the check cannot).
     pub fn room(&mut self) -> usize {
         let room = self.pool.room().saturating_sub(self.prefetched.len());
         match self.checking() {
             0 => room,
-            checking => room.saturating_sub(checking).max(1),
+            checking => {
+                let held = self.prefetched.len() + checking;
+                let free = self.pool.width().saturating_sub(held);
+                room.saturating_sub(checking).max(free.min(1))
+            }
         }
     }
 
@@ -661,4 +666,4 @@ mod prefetch;
 mod scripted;
 pub use adapters::{PREFILTER_MAX_BYTES, SegmentsOracle, TreeOracle};
 pub use ahead::{Ahead, Next};
-pub use gate::CheckDone;
+pub use gate::CheckHooks;

@@ -1,7 +1,8 @@
 //! The original's check: it must be interesting, its test time sets the default timeout, a
 //! cheap test is run again to catch flakiness, and the output is opened only once it passed.
-//! With three workers and more the check runs beside the loop's first candidates
-//! ([`Tester::start_check`]); otherwise the run waits for it.
+//! With two workers and more the check runs beside the loop's first candidates
+//! ([`Tester::start_check`]); at `-j1` (or under `--check-determinism`, `--max-attempts`, or a
+//! launcher without `--timeout`) the run waits for it.
 
 use std::path::Path;
 use std::time::Duration;
@@ -14,7 +15,7 @@ use crate::cli::{self, Config};
 use crate::exit::{FailureKind, fail};
 use crate::oracle::{Outcome, RunStatus};
 use crate::sink::SinkPlan;
-use crate::tester::Tester;
+use crate::tester::{CheckHooks, Tester};
 
 impl Session {
     /// Checks the original, at once or beside the loop; the output opens when it passes.
@@ -26,9 +27,7 @@ impl Session {
             && self.cfg.max_attempts.is_none();
         // a launched job's own timeout is fixed when it starts: a candidate launched before the
         // check has decided the timeout would keep the longest one
-        let beside = paired
-            && self.tester.width() >= 3
-            && (self.cfg.timeout.is_some() || self.cfg.launcher.is_none());
+        let beside = paired && (self.cfg.timeout.is_some() || self.cfg.launcher.is_none());
         let conclusion = Conclusion {
             cfg: self.cfg.clone(),
             check: self.check.clone(),
@@ -36,13 +35,21 @@ impl Session {
             plan,
         };
         if beside {
-            let done = move |t: &mut Tester, first: Outcome, rerun: Option<Outcome>| {
-                conclusion.judge(&first)?;
-                warn_flaky(t, rerun.map_or(0, |r| u32::from(!r.interesting)), 1);
-                conclusion.open(t, first.elapsed)
+            let hooks = CheckHooks {
+                checked: Box::new(move |t: &mut Tester, first: Outcome| {
+                    conclusion.judge(&first)?;
+                    conclusion.open(t, first.elapsed)
+                }),
+                rerun: Box::new(|t: &mut Tester, rerun: Outcome| {
+                    warn_flaky(t, u32::from(!rerun.interesting), 1)
+                }),
             };
+            // the re-run beside the check from -j3 on; at -j2 it follows the check (at once,
+            // they would leave the loop no worker, and a test that computes would share the
+            // CPUs three ways with the first parse)
+            let together = self.tester.width() >= 3;
             self.tester
-                .start_check(&original, CHEAP_TEST, Box::new(done));
+                .start_check(&original, CHEAP_TEST, together, hooks);
             return Ok(());
         }
         let (outcome, rerun) = match paired {

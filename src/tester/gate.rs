@@ -1,8 +1,9 @@
-//! The original's check while the loop already starts (`-j` of 3 and more): the check and its
-//! re-run for flakiness hold two workers, and the loop's first candidates take the others, so
-//! the first decisions do not wait a whole test for the check. Nothing the user sees changes
-//! before the check passes: a commit waits for it ([`Tester::await_check`]), the output is
-//! opened only then, and a failed check stops the run with its error and no result.
+//! The original's check while the loop already starts (`-j2` and more): the check holds one
+//! worker and the loop's first candidates take the others, so the first decisions do not wait
+//! a whole test for the check. Its re-run for flakiness runs beside it from `-j3` on; at `-j2`
+//! it follows it (run at once they would leave the loop no worker). Nothing the user sees
+//! changes before the check passes: a commit waits for it ([`Tester::await_check`]), the output
+//! is opened only then, and a failed check stops the run with its error and no result.
 
 use std::time::Duration;
 
@@ -11,53 +12,106 @@ use crate::oracle::{Outcome, RunStatus};
 use crate::pool::{Report, Ticket};
 use crate::reduce::new_ticket;
 
-/// What the caller makes of the check once its runs are in: the first run's outcome, and the
-/// re-run's when it was cheap enough to wait for (see [`Tester::run_script_pair`]). An error
-/// stops the run, and [`Tester::check_error`] holds it.
-pub type CheckDone = Box<dyn FnOnce(&mut Tester, Outcome, Option<Outcome>) -> anyhow::Result<()>>;
+/// Judges the check's outcome: an error stops the run, and [`Tester::check_error`] holds it.
+pub type Judge = Box<dyn FnOnce(&mut Tester, Outcome) -> anyhow::Result<()>>;
+
+/// Hears the re-run's outcome.
+pub type Hear = Box<dyn FnOnce(&mut Tester, Outcome)>;
+
+/// What the caller makes of the check's runs.
+pub struct CheckHooks {
+    /// The check's outcome, when it is in.
+    pub checked: Judge,
+    /// The re-run's outcome, when it ran whole (the check was cheap and passed).
+    pub rerun: Hear,
+}
+
+/// The re-run's state.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Rerun {
+    /// To start once the check is in.
+    Later,
+    Running(Ticket),
+    /// Done, cancelled or not wanted.
+    Off,
+}
 
 /// A check in flight.
 pub(super) struct Gate {
-    first: Ticket,
-    second: Ticket,
-    outcomes: [Option<anyhow::Result<Outcome>>; 2],
-    /// Above this, the first run's time cancels the re-run (a slow test is not re-run).
+    original: Vec<u8>,
+    /// The check's run, until it is in.
+    first: Option<Ticket>,
+    rerun: Rerun,
+    /// Above this, the check's time cancels the re-run (a slow test is not re-run).
     cheap: Duration,
-    done: CheckDone,
+    /// Once the check is in: whether it passed and was cheap (then the re-run counts).
+    rerun_counts: Option<bool>,
+    /// A re-run that ended before the check: told once the check is judged.
+    early_rerun: Option<Outcome>,
+    checked: Option<Judge>,
+    on_rerun: Option<Hear>,
 }
 
 impl Tester {
-    /// Starts the check of `original` (twice: the check and its re-run) without waiting for it;
-    /// `done` runs when both have reported. The loop may start candidates meanwhile, on the
-    /// workers the check leaves ([`Tester::room`]).
-    pub fn start_check(&mut self, original: &[u8], cheap: Duration, done: CheckDone) {
+    /// Starts the check of `original` without waiting for it, and its re-run (at once with
+    /// `together`, else once the check is in and only if it was cheap). The loop may start
+    /// candidates meanwhile, on the workers the check leaves ([`Tester::room`]).
+    pub fn start_check(
+        &mut self,
+        original: &[u8],
+        cheap: Duration,
+        together: bool,
+        hooks: CheckHooks,
+    ) {
         self.drop_prefetched();
-        let (first, second) = (new_ticket(), new_ticket());
+        let first = new_ticket();
         self.submit_run(first, original);
-        self.submit_run(second, original);
+        let rerun = match together {
+            true => {
+                let second = new_ticket();
+                self.submit_run(second, original);
+                Rerun::Running(second)
+            }
+            false => Rerun::Later,
+        };
         self.gate = Some(Gate {
-            first,
-            second,
-            outcomes: [None, None],
+            original: original.to_vec(),
+            first: Some(first),
+            rerun,
             cheap,
-            done,
+            rerun_counts: None,
+            early_rerun: None,
+            checked: Some(hooks.checked),
+            on_rerun: Some(hooks.rerun),
         });
     }
 
-    /// The check's runs still in flight (0 when no check is pending).
+    /// The check's runs in flight (0 when no check is pending).
     pub(super) fn checking(&self) -> usize {
-        self.gate
-            .as_ref()
-            .map_or(0, |g| g.outcomes.iter().filter(|o| o.is_none()).count())
+        self.gate.as_ref().map_or(0, |g| {
+            usize::from(g.first.is_some()) + usize::from(matches!(g.rerun, Rerun::Running(_)))
+        })
     }
 
-    /// Waits until the pending check, if any, has concluded; the reports that come in
+    /// Waits until the check, if one is pending, has been judged; the reports that come in
     /// meanwhile are kept for whoever waits for them. `false`: the check failed (the run
     /// stops; [`Tester::check_error`] says why).
     pub fn await_check(&mut self) -> bool {
-        while self.gate.is_some() {
+        self.await_gate(|g| g.first.is_none());
+        self.check_error.is_none()
+    }
+
+    /// [`Tester::await_check`], and the re-run too (at the end of a run).
+    pub fn await_check_and_rerun(&mut self) -> bool {
+        self.await_gate(|_| false);
+        self.check_error.is_none()
+    }
+
+    fn await_gate(&mut self, enough: impl Fn(&Gate) -> bool) {
+        while self.gate.as_ref().is_some_and(|g| !enough(g)) {
             let Some((ticket, report)) = self.pool.next_done() else {
                 // cannot happen: the check's runs are in the pool until they report
+                self.gate = None;
                 let e = anyhow::anyhow!("the test pool lost the original's check");
                 self.fail_check(e);
                 break;
@@ -66,11 +120,9 @@ impl Tester {
                 self.held.push_back(other);
             }
         }
-        self.check_error.is_none()
     }
 
-    /// Takes `ticket`'s report if it belongs to the pending check (and concludes the check when
-    /// it was the last); gives any other report back.
+    /// Takes `ticket`'s report if it is one of the check's runs; gives any other back.
     pub(super) fn gate_takes(
         &mut self,
         ticket: Ticket,
@@ -79,45 +131,82 @@ impl Tester {
         let Some(gate) = &self.gate else {
             return Some((ticket, report));
         };
-        let slot = match ticket {
-            t if t == gate.first => 0,
-            t if t == gate.second => 1,
-            _ => return Some((ticket, report)),
-        };
-        let outcome = self.ran(ticket, report);
-        let gate = self.gate.as_mut().expect("pending");
-        let slow = matches!(&outcome, Ok(o) if o.elapsed >= gate.cheap);
-        if slot == 0 && slow && gate.outcomes[1].is_none() {
-            self.pool.cancel(gate.second);
+        if gate.first == Some(ticket) {
+            let outcome = self.ran(ticket, report);
+            self.checked(outcome);
+        } else if gate.rerun == Rerun::Running(ticket) {
+            let outcome = self.ran(ticket, report);
+            self.reran(outcome);
+        } else {
+            return Some((ticket, report));
         }
-        gate.outcomes[slot] = Some(outcome);
-        if gate.outcomes.iter().all(Option::is_some) {
-            self.conclude_check();
+        if self.checking() == 0 && self.gate.as_ref().is_some_and(|g| g.rerun != Rerun::Later) {
+            self.gate = None;
         }
         None
     }
 
-    fn conclude_check(&mut self) {
-        let gate = self.gate.take().expect("pending");
-        let [Some(first), Some(second)] = gate.outcomes else {
-            unreachable!("both runs reported")
-        };
-        let first = match first {
-            Ok(first) => first,
-            Err(e) => return self.fail_check(e),
-        };
-        // a re-run that could not be read, or was cut short, says nothing about flakiness
-        let second = second.ok().filter(|s| {
-            first.elapsed < gate.cheap
-                && matches!(s.status, RunStatus::Exited(_) | RunStatus::Signaled(_))
+    /// The check is in: judged by the caller's hook; then the re-run starts if it was to
+    /// follow, or is cancelled if it no longer counts.
+    fn checked(&mut self, outcome: anyhow::Result<Outcome>) {
+        let gate = self.gate.as_mut().expect("pending");
+        gate.first = None;
+        let (hook, limit) = (gate.checked.take().expect("judged once"), gate.cheap);
+        let judged = outcome.and_then(|first| {
+            let cheap = first.elapsed < limit;
+            hook(self, first).map(|()| cheap)
         });
-        if let Err(e) = (gate.done)(self, first, second) {
+        let counts = matches!(judged, Ok(true));
+        if let Err(e) = judged {
             self.fail_check(e);
+        }
+        let gate = self.gate.as_mut().expect("pending");
+        gate.rerun_counts = Some(counts);
+        match (counts, gate.rerun) {
+            (true, Rerun::Later) => {
+                let (ticket, original) = (new_ticket(), std::mem::take(&mut gate.original));
+                gate.rerun = Rerun::Running(ticket);
+                self.submit_run(ticket, &original);
+            }
+            (false, Rerun::Later) => gate.rerun = Rerun::Off,
+            // it still reports (cancelled); nothing waits for it
+            (false, Rerun::Running(ticket)) => self.pool.cancel(ticket),
+            (true, _) => {
+                if let Some(outcome) = gate.early_rerun.take() {
+                    self.tell_rerun(outcome);
+                }
+            }
+            (false, Rerun::Off) => {}
+        }
+    }
+
+    /// The re-run is in: told to the caller if it ran whole and the check passed cheaply
+    /// (at once, or once the check is judged).
+    fn reran(&mut self, outcome: anyhow::Result<Outcome>) {
+        let gate = self.gate.as_mut().expect("pending");
+        gate.rerun = Rerun::Off;
+        let Ok(outcome) = outcome else { return };
+        if !matches!(
+            outcome.status,
+            RunStatus::Exited(_) | RunStatus::Signaled(_)
+        ) {
+            return;
+        }
+        match gate.rerun_counts {
+            None => gate.early_rerun = Some(outcome),
+            Some(true) => self.tell_rerun(outcome),
+            Some(false) => {}
+        }
+    }
+
+    fn tell_rerun(&mut self, outcome: Outcome) {
+        let hook = self.gate.as_mut().and_then(|g| g.on_rerun.take());
+        if let Some(hook) = hook {
+            hook(self, outcome);
         }
     }
 
     fn fail_check(&mut self, e: anyhow::Error) {
-        self.gate = None;
         self.check_error.get_or_insert(e);
         self.stop = Some(Stop::Error);
     }

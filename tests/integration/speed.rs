@@ -119,6 +119,30 @@ fn a_flaky_test_is_reported() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), "keep\n");
 }
 
+/// At `-j2` the re-run for flakiness follows the check while the loop goes on beside it: a
+/// re-run that flips still warns (the runs on the original count here, one after the other).
+#[test]
+fn a_flaky_test_is_reported_when_the_rerun_follows_the_check() {
+    let env = crate::util::TestEnv::new();
+    let input = env.write("in.txt", "a\nkeep\nb\nORIGINAL\n");
+    let counter = env.join("n");
+    let body = format!(
+        "if grep -q ORIGINAL \"$1\" && grep -q a \"$1\"; then\n  n=$(cat '{c}' 2>/dev/null || echo 0); echo $((n+1)) > '{c}'\n  [ \"$n\" = 1 ] && exit 1\nfi\ngrep -q keep \"$1\"",
+        c = counter.display()
+    );
+    let script = env.script("t.sh", &body);
+    let out = Command::new(env!("CARGO_BIN_EXE_reduce"))
+        .args(["--algo", "ddmin", "-j2", "-o", "-", "--test"])
+        .env("XDG_CACHE_HOME", env.join("cache"))
+        .arg(&script)
+        .arg(&input)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("the test is flaky"), "{stderr}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "keep\n");
+}
+
 /// `reduce --algo ddmin -j2 EXTRA` on `input` with the test script `body`, which must keep just
 /// the line `keep`.
 fn ddmin_keeps_keep_at_j2(
@@ -142,25 +166,42 @@ fn ddmin_keeps_keep_at_j2(
     assert_eq!(String::from_utf8_lossy(&out.stdout), "keep\n");
 }
 
-/// With `-j` above 1 the original's check and its re-run for flakiness run at once: the two
-/// runs on the original overlap (each waits a little so that the overlap is certain).
+/// From `-j3` on the original's check and its re-run for flakiness run at once (each waits a
+/// little so that the overlap is certain, under the 0.5 s that makes a test too slow to re-run);
+/// at `-j2` the re-run follows the check, so that the loop's first candidate has the other
+/// worker.
 #[test]
-fn the_original_and_its_rerun_run_at_once() {
-    let env = crate::util::TestEnv::new();
-    let input = env.write("in.txt", "a\nkeep\nb\nORIGINAL\n");
-    let (live, log) = (env.join("live"), env.join("log"));
-    std::fs::create_dir(&live).unwrap();
-    let body = format!(
-        "if grep -q ORIGINAL \"$1\"; then\n  touch '{l}'/$$; sleep 0.4\n  ls '{l}' | wc -l >> '{g}'; sleep 0.1; rm '{l}'/$$\nfi\ngrep -q keep \"$1\"",
-        l = live.display(),
-        g = log.display()
-    );
-    ddmin_keeps_keep_at_j2(&env, &body, &input, &[]);
-    let counts = std::fs::read_to_string(&log).unwrap();
-    let counts: Vec<&str> = counts.split_whitespace().collect();
-    // two runs on the original, and one saw the other still running
-    assert_eq!(counts.len(), 2, "{counts:?}");
-    assert!(counts.contains(&"2"), "{counts:?}");
+fn the_original_and_its_rerun_run_at_once_from_j3() {
+    for (j, together) in [("-j3", true), ("-j2", false)] {
+        let env = crate::util::TestEnv::new();
+        let input = env.write("in.txt", "a\nkeep\nb\nORIGINAL\n");
+        let (live, log) = (env.join("live"), env.join("log"));
+        std::fs::create_dir(&live).unwrap();
+        let body = format!(
+            "if grep -q ORIGINAL \"$1\" && grep -q a \"$1\"; then\n  touch '{l}'/$$; sleep 0.25\n  ls '{l}' | wc -l >> '{g}'; sleep 0.02; rm '{l}'/$$\nfi\ngrep -q keep \"$1\"",
+            l = live.display(),
+            g = log.display()
+        );
+        let script = env.script("t.sh", &body);
+        let out = Command::new(env!("CARGO_BIN_EXE_reduce"))
+            .args(["--algo", "ddmin", j, "-o", "-", "--test"])
+            .env("XDG_CACHE_HOME", env.join("cache"))
+            .arg(&script)
+            .arg(&input)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "keep\n");
+        let counts = std::fs::read_to_string(&log).unwrap();
+        let counts: Vec<&str> = counts.split_whitespace().collect();
+        // two runs on the original; at once, one saw the other still running
+        assert_eq!(counts.len(), 2, "{j}: {counts:?}");
+        assert_eq!(counts.contains(&"2"), together, "{j}: {counts:?}");
+    }
 }
 
 /// With `-j` of 3 and more the loop's first candidates start while the original's check runs
