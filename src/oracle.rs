@@ -55,7 +55,7 @@ const JOB_GRACE: Duration = Duration::from_secs(3);
 const BUSY_RETRIES: u32 = 10;
 
 /// A timeout as the oracle keeps it (saturating: nobody waits 584 years).
-fn nanos(timeout: Duration) -> u64 {
+pub(crate) fn nanos(timeout: Duration) -> u64 {
     u64::try_from(timeout.as_nanos()).unwrap_or(u64::MAX)
 }
 

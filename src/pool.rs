@@ -121,8 +121,8 @@ impl Pool {
     /// Sets every worker's timeout, for the runs in flight too (a run started before the
     /// original's check decided the timeout gets it as well).
     pub fn set_timeout(&mut self, timeout: Duration) {
-        let nanos = u64::try_from(timeout.as_nanos()).unwrap_or(u64::MAX);
-        self.timeout.store(nanos, Ordering::Relaxed);
+        self.timeout
+            .store(crate::oracle::nanos(timeout), Ordering::Relaxed);
     }
 
     pub fn timeout(&self) -> Duration {

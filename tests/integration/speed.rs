@@ -88,6 +88,25 @@ fn the_cache_and_the_prefilter_are_counted_and_change_nothing_but_cost() {
     assert!(wo["tests"].as_u64() > w["tests"].as_u64(), "{wo} vs {w}");
 }
 
+/// `reduce --algo ddmin J EXTRA -o - --test SCRIPT INPUT`, its cache in `env`.
+fn ddmin(
+    env: &crate::util::TestEnv,
+    j: &str,
+    extra: &[&str],
+    script: &Path,
+    input: &Path,
+) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_reduce"))
+        .args(["--algo", "ddmin", j])
+        .args(extra)
+        .args(["-o", "-", "--test"])
+        .env("XDG_CACHE_HOME", env.join("cache"))
+        .arg(script)
+        .arg(input)
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn a_flaky_test_is_reported() {
     let dir = tempfile::tempdir().unwrap();
@@ -131,13 +150,7 @@ fn a_flaky_test_is_reported_when_the_rerun_follows_the_check() {
         c = counter.display()
     );
     let script = env.script("t.sh", &body);
-    let out = Command::new(env!("CARGO_BIN_EXE_reduce"))
-        .args(["--algo", "ddmin", "-j2", "-o", "-", "--test"])
-        .env("XDG_CACHE_HOME", env.join("cache"))
-        .arg(&script)
-        .arg(&input)
-        .output()
-        .unwrap();
+    let out = ddmin(&env, "-j2", &[], &script, &input);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("the test is flaky"), "{stderr}");
     assert_eq!(String::from_utf8_lossy(&out.stdout), "keep\n");
@@ -152,15 +165,7 @@ fn ddmin_keeps_keep_at_j2(
     extra: &[&str],
 ) {
     let script = env.script("t.sh", body);
-    let out = Command::new(env!("CARGO_BIN_EXE_reduce"))
-        .args(["--algo", "ddmin", "-j2", "-o", "-"])
-        .args(extra)
-        .arg("--test")
-        .env("XDG_CACHE_HOME", env.join("cache"))
-        .arg(&script)
-        .arg(input)
-        .output()
-        .unwrap();
+    let out = ddmin(env, "-j2", extra, &script, input);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert_eq!(String::from_utf8_lossy(&out.stdout), "keep\n");
@@ -183,13 +188,7 @@ fn the_original_and_its_rerun_run_at_once_from_j3() {
             g = log.display()
         );
         let script = env.script("t.sh", &body);
-        let out = Command::new(env!("CARGO_BIN_EXE_reduce"))
-            .args(["--algo", "ddmin", j, "-o", "-", "--test"])
-            .env("XDG_CACHE_HOME", env.join("cache"))
-            .arg(&script)
-            .arg(&input)
-            .output()
-            .unwrap();
+        let out = ddmin(&env, j, &[], &script, &input);
         assert!(
             out.status.success(),
             "{}",
@@ -218,13 +217,7 @@ fn the_first_candidates_run_beside_the_originals_check() {
     );
     let script = env.script("t.sh", &body);
     let reduced = |j: &str| {
-        let out = Command::new(env!("CARGO_BIN_EXE_reduce"))
-            .args(["--algo", "ddmin", j, "-o", "-", "--test"])
-            .env("XDG_CACHE_HOME", env.join("cache"))
-            .arg(&script)
-            .arg(&input)
-            .output()
-            .unwrap();
+        let out = ddmin(&env, j, &[], &script, &input);
         assert!(
             out.status.success(),
             "{}",
@@ -256,13 +249,7 @@ fn a_candidate_started_before_the_check_gets_the_checks_timeout() {
     let body = "grep -q keep \"$1\" || exit 1\nif grep -q fast \"$1\"; then sleep 0.3; exit 0; fi\nsleep 6";
     let script = env.script("t.sh", body);
     for j in ["-j4", "-j1"] {
-        let out = Command::new(env!("CARGO_BIN_EXE_reduce"))
-            .args(["--algo", "ddmin", j, "--no-cache", "-o", "-", "--test"])
-            .env("XDG_CACHE_HOME", env.join("cache"))
-            .arg(&script)
-            .arg(&input)
-            .output()
-            .unwrap();
+        let out = ddmin(&env, j, &["--no-cache"], &script, &input);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success(), "{j}: {stderr}");
         assert_eq!(
