@@ -231,27 +231,30 @@ impl Tester {
     /// Waits for the pool's next report (the wait is the feeding thread's idle time); the
     /// original's check takes its own.
     fn wait_pool(&mut self) -> Option<(Ticket, Report)> {
-        if let Some(held) = self.held.pop_front() {
-            return Some(held);
-        }
-        loop {
-            let waiting = std::time::Instant::now();
-            let done = self.pool.next_done();
-            self.stats.wait_seconds += waiting.elapsed().as_secs_f64();
-            let (ticket, report) = done?;
-            if let Some(other) = self.gate_takes(ticket, report) {
-                return Some(other);
-            }
-        }
+        self.next_report(true)
     }
 
     /// Like [`Tester::wait_pool`], without waiting.
     fn pool_done_now(&mut self) -> Option<(Ticket, Report)> {
+        self.next_report(false)
+    }
+
+    /// A report held back while the loop waited for the check, else the pool's next one
+    /// (waiting for it with `wait`) that is not the check's.
+    fn next_report(&mut self, wait: bool) -> Option<(Ticket, Report)> {
         if let Some(held) = self.held.pop_front() {
             return Some(held);
         }
         loop {
-            let (ticket, report) = self.pool.done_now()?;
+            let (ticket, report) = match wait {
+                true => {
+                    let waiting = std::time::Instant::now();
+                    let done = self.pool.next_done();
+                    self.stats.wait_seconds += waiting.elapsed().as_secs_f64();
+                    done?
+                }
+                false => self.pool.done_now()?,
+            };
             if let Some(other) = self.gate_takes(ticket, report) {
                 return Some(other);
             }

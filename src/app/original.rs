@@ -34,7 +34,7 @@ impl Session {
             original: original.clone(),
             plan,
         };
-        if beside {
+        if paired {
             let hooks = CheckHooks {
                 checked: Box::new(move |t: &mut Tester, first: Outcome| {
                     conclusion.judge(&first)?;
@@ -44,24 +44,25 @@ impl Session {
                     warn_flaky(t, u32::from(!rerun.interesting), 1)
                 }),
             };
-            // the re-run beside the check from -j3 on; at -j2 it follows the check (at once,
-            // they would leave the loop no worker, and a test that computes would share the
-            // CPUs three ways with the first parse)
-            let together = self.tester.width() >= 3;
+            // the re-run beside the check from -j3 on (and whenever the run waits for both);
+            // at -j2 beside the loop it follows the check (at once, they would leave the loop
+            // no worker, and a test that computes would share the CPUs three ways with the
+            // first parse)
+            let together = self.tester.width() >= 3 || !beside;
             self.tester
                 .start_check(&original, CHEAP_TEST, together, hooks);
+            if !beside && !self.tester.await_check_and_rerun() {
+                return Err(self
+                    .tester
+                    .check_error
+                    .take()
+                    .expect("a failed check says why"));
+            }
             return Ok(());
         }
-        let (outcome, rerun) = match paired {
-            true => self.tester.run_script_pair(&original, CHEAP_TEST)?,
-            false => (self.tester.run_script(&original)?, None),
-        };
+        let outcome = self.tester.run_script(&original)?;
         conclusion.judge(&outcome)?;
-        match (paired, rerun) {
-            (true, Some(rerun)) => warn_flaky(&self.tester, u32::from(!rerun.interesting), 1),
-            (true, None) => {}
-            (false, _) => self.check_determinism(outcome.elapsed)?,
-        }
+        self.check_determinism(outcome.elapsed)?;
         conclusion.open(&mut self.tester, outcome.elapsed)
     }
 

@@ -3,7 +3,9 @@
 //! a whole test for the check. Its re-run for flakiness runs beside it from `-j3` on; at `-j2`
 //! it follows it (run at once they would leave the loop no worker). Nothing the user sees
 //! changes before the check passes: a commit waits for it ([`Tester::await_check`]), the output
-//! is opened only then, and a failed check stops the run with its error and no result.
+//! is opened only then, and a failed check stops the run with its error and no result. A run
+//! that must not start before the check (a launcher without `--timeout`) starts both runs and
+//! waits ([`Tester::await_check_and_rerun`]).
 
 use std::time::Duration;
 
@@ -38,7 +40,6 @@ enum Rerun {
 
 /// A check in flight.
 pub(super) struct Gate {
-    original: Vec<u8>,
     /// The check's run, until it is in.
     first: Option<Ticket>,
     rerun: Rerun,
@@ -75,7 +76,6 @@ impl Tester {
             false => Rerun::Later,
         };
         self.gate = Some(Gate {
-            original: original.to_vec(),
             first: Some(first),
             rerun,
             cheap,
@@ -164,9 +164,12 @@ impl Tester {
         gate.rerun_counts = Some(counts);
         match (counts, gate.rerun) {
             (true, Rerun::Later) => {
-                let (ticket, original) = (new_ticket(), std::mem::take(&mut gate.original));
+                let ticket = new_ticket();
                 gate.rerun = Rerun::Running(ticket);
+                // the best is still the original: a commit waits for the check
+                let original = std::mem::take(&mut self.best);
                 self.submit_run(ticket, &original);
+                self.best = original;
             }
             (false, Rerun::Later) => gate.rerun = Rerun::Off,
             // it still reports (cancelled); nothing waits for it

@@ -1,5 +1,5 @@
-//! The tester's uncached runs, each waited for: the original's check and its re-run for
-//! flakiness, and the final re-check of the result (with the empty file's test beside it).
+//! The tester's uncached runs, each waited for: the original's check at `-j1`, and the final
+//! re-check of the result (with the empty file's test beside it).
 
 use anyhow::{Context, Result};
 
@@ -42,34 +42,6 @@ impl Tester {
         let outcome = report.ran()?;
         self.count(&outcome);
         Ok(outcome)
-    }
-
-    /// Runs the script on `candidate` twice at once (the original's check and its re-run for
-    /// flakiness, with `-j` above 1): the first run's outcome, and the second's if the first
-    /// took under `cheap` (else the second is cancelled: a slow test is not re-run).
-    pub fn run_script_pair(
-        &mut self,
-        candidate: &[u8],
-        cheap: std::time::Duration,
-    ) -> Result<(Outcome, Option<Outcome>)> {
-        self.drop_prefetched();
-        let (first, second) = (new_ticket(), new_ticket());
-        self.submit_run(first, candidate);
-        self.submit_run(second, candidate);
-        let mut outcomes: [Option<Outcome>; 2] = [None, None];
-        while outcomes.iter().any(Option::is_none) {
-            let (ticket, outcome) = self.next_run()?;
-            if ticket == first && outcome.elapsed >= cheap && outcomes[1].is_none() {
-                self.cancel(&[second]);
-            }
-            outcomes[usize::from(ticket == second)] = Some(outcome);
-        }
-        let [Some(first), Some(second)] = outcomes else {
-            unreachable!("both runs reported")
-        };
-        let usable = matches!(second.status, RunStatus::Exited(_) | RunStatus::Signaled(_));
-        let second = (first.elapsed < cheap && usable).then_some(second);
-        Ok((first, second))
     }
 
     /// The final re-check of `best` (uncached, as [`Tester::run_script`]) and the empty file's
