@@ -92,6 +92,13 @@ pub enum Begin {
     Refused,
 }
 
+/// What the pool reported: a run's end, or the end of one of the original's check's runs,
+/// which the check took.
+enum Heard {
+    Run(Ticket, Report),
+    Check(Ticket),
+}
+
 impl Tester {
     pub fn new(
         pool: Pool,
@@ -231,34 +238,42 @@ impl Tester {
     /// Waits for the pool's next report (the wait is the feeding thread's idle time); the
     /// original's check takes its own.
     fn wait_pool(&mut self) -> Option<(Ticket, Report)> {
-        self.next_report(true)
+        loop {
+            if let Heard::Run(ticket, report) = self.next_report(true)? {
+                return Some((ticket, report));
+            }
+        }
     }
 
     /// Like [`Tester::wait_pool`], without waiting.
     fn pool_done_now(&mut self) -> Option<(Ticket, Report)> {
-        self.next_report(false)
+        loop {
+            if let Heard::Run(ticket, report) = self.next_report(false)? {
+                return Some((ticket, report));
+            }
+        }
     }
 
     /// A report held back while the loop waited for the check, else the pool's next one
-    /// (waiting for it with `wait`) that is not the check's.
-    fn next_report(&mut self, wait: bool) -> Option<(Ticket, Report)> {
-        if let Some(held) = self.held.pop_front() {
-            return Some(held);
+    /// (waiting for it with `wait`), or the ticket of one of the check's runs that the check
+    /// took.
+    fn next_report(&mut self, wait: bool) -> Option<Heard> {
+        if let Some((ticket, report)) = self.held.pop_front() {
+            return Some(Heard::Run(ticket, report));
         }
-        loop {
-            let (ticket, report) = match wait {
-                true => {
-                    let waiting = std::time::Instant::now();
-                    let done = self.pool.next_done();
-                    self.stats.wait_seconds += waiting.elapsed().as_secs_f64();
-                    done?
-                }
-                false => self.pool.done_now()?,
-            };
-            if let Some(other) = self.gate_takes(ticket, report) {
-                return Some(other);
+        let (ticket, report) = match wait {
+            true => {
+                let waiting = std::time::Instant::now();
+                let done = self.pool.next_done();
+                self.stats.wait_seconds += waiting.elapsed().as_secs_f64();
+                done?
             }
-        }
+            false => self.pool.done_now()?,
+        };
+        Some(match self.gate_takes(ticket, report) {
+            Some((ticket, report)) => Heard::Run(ticket, report),
+            None => Heard::Check(ticket),
+        })
     }
 
     fn count(&mut self, outcome: &Outcome) {
@@ -439,13 +454,18 @@ impl Tester {
         true
     }
 
-    /// Waits for a started run: its ticket and verdict (`None`: cancelled or interrupted).
+    /// Waits for a started run: its ticket and verdict (`None`: cancelled or interrupted), or
+    /// for a run of the original's check (its ticket, `None`), which frees a worker.
     pub fn next_done(&mut self) -> Option<(Ticket, Option<bool>)> {
         if let Some(done) = self.ready.pop_front() {
             return Some(done);
         }
-        let (ticket, report) = self.wait_pool()?;
-        Some(self.settle(ticket, report))
+        match self.next_report(true)? {
+            Heard::Run(ticket, report) => Some(self.settle(ticket, report)),
+            // a run of the original's check ended: its worker is the loop's now, so the loop
+            // plans again (the ticket is none of the loop's: it hears no verdict)
+            Heard::Check(ticket) => Some((ticket, None)),
+        }
     }
 
     /// Like [`Tester::next_done`], without waiting: a run that has already ended, if any.

@@ -107,7 +107,8 @@ pub trait Oracle {
     }
 
     /// Waits for one running test: its ticket and verdict, `None` when the verdict is unknown
-    /// (cancelled, interrupted). `None` overall: nothing is running.
+    /// (cancelled, interrupted). `None` overall: nothing is running. A ticket the caller never
+    /// started (with no verdict) says a worker came free: a run of the original's check ended.
     fn finish_one(&mut self) -> Option<(Ticket, Option<Verdict>)> {
         None
     }

@@ -239,6 +239,41 @@ fn the_first_candidates_run_beside_the_originals_check() {
     );
 }
 
+/// A worker the original's check frees goes to the loop at once, not when a candidate's test
+/// ends: at `-j3` the check and its re-run (0.2 s each) hold two workers and the first
+/// candidate the third; the first candidates' tests take 1 s, so the two freed workers must
+/// start candidates well before the first of them ends.
+#[test]
+fn the_workers_the_check_frees_start_candidates_at_once() {
+    let env = crate::util::TestEnv::new();
+    let text = "a\nb\nc\nd\ne\nkeep\n";
+    let input = env.write("in.txt", text);
+    let original = env.write("original.txt", text);
+    let (ended, marks) = (env.join("ended"), env.join("marks"));
+    std::fs::create_dir(&marks).unwrap();
+    let body = format!(
+        "if cmp -s \"$1\" '{o}'; then sleep 0.2; exit 0; fi\nif [ ! -e '{e}' ]; then\n  touch '{m}/early.'$$; sleep 1; touch '{e}'\nfi\ngrep -q keep \"$1\"",
+        o = original.display(),
+        e = ended.display(),
+        m = marks.display()
+    );
+    let script = env.script("t.sh", &body);
+    let out = ddmin(&env, "-j3", &[], &script, &input);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.stdout, b"keep\n");
+    let early = std::fs::read_dir(&marks).unwrap().count();
+    // without the wake only the first candidate starts before it ends; with it, one per
+    // worker (3), or 2 if the check's two runs end far apart on a loaded machine
+    assert!(
+        early >= 2,
+        "only {early} candidate started before the first candidate's test ended"
+    );
+}
+
 /// A candidate that starts before the original's check has set the timeout (`-j4`, no
 /// `--timeout`) is held to that timeout all the same: here it would pass after 6 s, past the
 /// 3 s that the check's 0.3 s give, so it must fail as it does at `-j1`.
