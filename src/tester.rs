@@ -238,17 +238,18 @@ impl Tester {
     /// Waits for the pool's next report (the wait is the feeding thread's idle time); the
     /// original's check takes its own.
     fn wait_pool(&mut self) -> Option<(Ticket, Report)> {
-        loop {
-            if let Heard::Run(ticket, report) = self.next_report(true)? {
-                return Some((ticket, report));
-            }
-        }
+        self.next_run_report(true)
     }
 
     /// Like [`Tester::wait_pool`], without waiting.
     fn pool_done_now(&mut self) -> Option<(Ticket, Report)> {
+        self.next_run_report(false)
+    }
+
+    /// [`Tester::next_report`], past the check's own reports.
+    fn next_run_report(&mut self, wait: bool) -> Option<(Ticket, Report)> {
         loop {
-            if let Heard::Run(ticket, report) = self.next_report(false)? {
+            if let Heard::Run(ticket, report) = self.next_report(wait)? {
                 return Some((ticket, report));
             }
         }
