@@ -407,10 +407,7 @@ impl Session {
     fn finish(mut self) -> Result<ExitCode> {
         let reduced = self.reduce();
         // a check beside the loop may still run, or may have failed and stopped the loop
-        if !self.tester.await_check_and_rerun() {
-            let e = self.tester.check_error.take();
-            return Err(e.expect("a failed check says why"));
-        }
+        self.tester.await_check_and_rerun()?;
         reduced?;
         let rechecked = self.try_empty_and_recheck()?;
         self.tester.progress.finish();

@@ -87,11 +87,11 @@ impl Pool {
         let mut cfg = cfg.clone();
         cfg.temp_root = Some(run_dir.path().to_path_buf());
         let (done_tx, done) = channel();
-        let timeout = Arc::new(AtomicU64::new(0));
+        let timeout = Arc::new(AtomicU64::new(crate::oracle::nanos(cfg.timeout)));
         let workers = (0..n.max(1))
             .map(|i| spawn_worker(i, cfg.clone(), done_tx.clone(), timeout.clone()))
             .collect::<Result<Vec<_>>>()?;
-        let mut pool = Pool {
+        Ok(Pool {
             workers,
             done,
             timeout,
@@ -102,9 +102,7 @@ impl Pool {
                 Some(_) => None,
             },
             _run_dir: run_dir,
-        };
-        pool.set_timeout(cfg.timeout);
-        Ok(pool)
+        })
     }
 
     pub fn width(&self) -> usize {

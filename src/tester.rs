@@ -79,7 +79,7 @@ pub struct Tester {
     /// Reports that came in while the loop waited for the check, for whoever waits for them.
     held: VecDeque<(Ticket, Report)>,
     /// Why the original's check failed (the run stops, and gives no result).
-    pub check_error: Option<anyhow::Error>,
+    check_error: Option<anyhow::Error>,
 }
 
 /// How a test of a candidate began.

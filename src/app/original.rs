@@ -20,7 +20,6 @@ use crate::tester::{CheckHooks, Tester};
 impl Session {
     /// Checks the original, at once or beside the loop; the output opens when it passes.
     pub(super) fn check_original(&mut self, plan: SinkPlan) -> Result<()> {
-        let original = self.original.clone();
         // with workers to spare, the re-run for flakiness runs alongside (no wait for it)
         let paired = self.tester.width() > 1
             && !self.cfg.check_determinism
@@ -31,7 +30,7 @@ impl Session {
         let conclusion = Conclusion {
             cfg: self.cfg.clone(),
             check: self.check.clone(),
-            original: original.clone(),
+            original: self.original.clone(),
             plan,
         };
         if paired {
@@ -50,17 +49,13 @@ impl Session {
             // first parse)
             let together = self.tester.width() >= 3 || !beside;
             self.tester
-                .start_check(&original, CHEAP_TEST, together, hooks);
-            if !beside && !self.tester.await_check_and_rerun() {
-                return Err(self
-                    .tester
-                    .check_error
-                    .take()
-                    .expect("a failed check says why"));
+                .start_check(&self.original, CHEAP_TEST, together, hooks);
+            if !beside {
+                self.tester.await_check_and_rerun()?;
             }
             return Ok(());
         }
-        let outcome = self.tester.run_script(&original)?;
+        let outcome = self.tester.run_script(&self.original)?;
         conclusion.judge(&outcome)?;
         self.check_determinism(outcome.elapsed)?;
         conclusion.open(&mut self.tester, outcome.elapsed)
@@ -77,10 +72,9 @@ impl Session {
         } else {
             0
         };
-        let original = self.original.clone();
         let mut flips = 0;
         for _ in 0..runs {
-            flips += !self.tester.run_script(&original)?.interesting as u32;
+            flips += !self.tester.run_script(&self.original)?.interesting as u32;
         }
         warn_flaky(&self.tester, flips, runs);
         Ok(())

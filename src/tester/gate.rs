@@ -14,7 +14,8 @@ use crate::oracle::{Outcome, RunStatus};
 use crate::pool::{Report, Ticket};
 use crate::reduce::new_ticket;
 
-/// Judges the check's outcome: an error stops the run, and [`Tester::check_error`] holds it.
+/// Judges the check's outcome: an error stops the run, and [`Tester::await_check_and_rerun`]
+/// returns it.
 pub type Judge = Box<dyn FnOnce(&mut Tester, Outcome) -> anyhow::Result<()>>;
 
 /// Hears the re-run's outcome.
@@ -95,16 +96,17 @@ impl Tester {
 
     /// Waits until the check, if one is pending, has been judged; the reports that come in
     /// meanwhile are kept for whoever waits for them. `false`: the check failed (the run
-    /// stops; [`Tester::check_error`] says why).
+    /// stops; [`Tester::await_check_and_rerun`] returns why).
     pub fn await_check(&mut self) -> bool {
         self.await_gate(|g| g.first.is_none());
         self.check_error.is_none()
     }
 
-    /// [`Tester::await_check`], and the re-run too (at the end of a run).
-    pub fn await_check_and_rerun(&mut self) -> bool {
+    /// [`Tester::await_check`], and the re-run too (at the end of a run); the check's error
+    /// if it failed.
+    pub fn await_check_and_rerun(&mut self) -> anyhow::Result<()> {
         self.await_gate(|_| false);
-        self.check_error.is_none()
+        self.check_error.take().map_or(Ok(()), Err)
     }
 
     fn await_gate(&mut self, enough: impl Fn(&Gate) -> bool) {
