@@ -24,6 +24,7 @@ use crate::tree::early::EarlyParse;
 use crate::tree::front::Front;
 
 mod original;
+pub(crate) use original::rerun_original;
 
 pub fn run(args: Args) -> Result<ExitCode> {
     if let Some(shell) = args.generate_completions {

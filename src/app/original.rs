@@ -61,24 +61,36 @@ impl Session {
         conclusion.open(&mut self.tester, outcome.elapsed)
     }
 
-    /// A flaky test makes every verdict suspect: run the original again (3 times with
-    /// `--check-determinism`, once by default when a run is cheap) and warn if it flips.
+    /// A flaky test makes every verdict suspect: run the original again and warn if it flips.
     fn check_determinism(&mut self, first: Duration) -> Result<()> {
-        // an attempt budget counts every run: the automatic re-run is skipped under one
-        let runs = if self.cfg.check_determinism {
-            3.min(self.cfg.max_attempts.map_or(3, |m| m.saturating_sub(1)))
-        } else if first < CHEAP_TEST && self.cfg.max_attempts.is_none() {
-            1
-        } else {
-            0
-        };
-        let mut flips = 0;
-        for _ in 0..runs {
-            flips += !self.tester.run_script(&self.original)?.interesting as u32;
-        }
+        let (flips, runs) = rerun_original(&mut self.tester, &self.cfg, &self.original, first)?;
         warn_flaky(&self.tester, flips, runs);
         Ok(())
     }
+}
+
+/// Runs the original (`bytes`, whose check took `first`) again, serially: 3 times with
+/// `--check-determinism`, once by default when a run is cheap. Returns how many of those runs
+/// were not interesting, and how many ran.
+pub(crate) fn rerun_original(
+    t: &mut Tester,
+    cfg: &Config,
+    bytes: &[u8],
+    first: Duration,
+) -> Result<(u32, u64)> {
+    // an attempt budget counts every run: the automatic re-run is skipped under one
+    let runs = if cfg.check_determinism {
+        3.min(cfg.max_attempts.map_or(3, |m| m.saturating_sub(1)))
+    } else if first < CHEAP_TEST && cfg.max_attempts.is_none() {
+        1
+    } else {
+        0
+    };
+    let mut flips = 0;
+    for _ in 0..runs {
+        flips += !t.run_script(bytes)?.interesting as u32;
+    }
+    Ok((flips, runs))
 }
 
 /// What a passed check leads to, and the message of a failed one.

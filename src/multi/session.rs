@@ -11,7 +11,7 @@ use anyhow::Result;
 use super::frame::{Content, Frame, Member};
 use super::set::{FileSet, Shape};
 use super::store::StorePlan;
-use crate::app::{CHEAP_TEST, default_timeout, is_text};
+use crate::app::{default_timeout, is_text, rerun_original};
 use crate::check::{Check, shell_quote};
 use crate::cli::{self, Algo, Config};
 use crate::driver::{PassStats, pass_table};
@@ -176,17 +176,7 @@ impl Session {
     /// As for one file: a cheap test runs on the original set once more (three times with
     /// `--check-determinism`), and a flip is worth a warning.
     fn warn_if_flaky(&mut self, bytes: &[u8], first: std::time::Duration) -> Result<()> {
-        let runs = if self.cfg.check_determinism {
-            3.min(self.cfg.max_attempts.map_or(3, |m| m.saturating_sub(1)))
-        } else if first < CHEAP_TEST && self.cfg.max_attempts.is_none() {
-            1
-        } else {
-            0
-        };
-        let mut flips = 0;
-        for _ in 0..runs {
-            flips += !self.tester.run_script(bytes)?.interesting as u32;
-        }
+        let (flips, runs) = rerun_original(&mut self.tester, &self.cfg, bytes, first)?;
         if flips > 0 {
             self.tester.progress.println(&format!(
                 "reduce: warning: the test is flaky: the original files were not interesting in {flips} of {} runs; results may not reproduce",
