@@ -8,21 +8,21 @@ use anyhow::{Context, Result};
 use clap::CommandFactory;
 
 use crate::check::Check;
-use crate::cli::{self, Algo, Args, Config, Output};
+use crate::cli::{self, Algo, Args, Config};
 use crate::diskcache::DiskCache;
 use crate::driver::{PassStats, pass_table};
 use crate::exit::{FailureKind, fail};
 use crate::oracle::ScriptConfig;
-use crate::paths::{Role, check_distinct, parent_of, probe_writable, resolve_new};
 use crate::pool::Pool;
 use crate::progress::Progress;
 use crate::runlock::RunLock;
-use crate::sink::{FileMeta, Sink, SinkPlan, backup_path};
+use crate::sink::{Sink, SinkPlan, backup_path};
 use crate::stats::{Record, count_lines, summary};
 use crate::tester::{Stop, Tester};
 use crate::tree::early::EarlyParse;
 use crate::tree::front::Front;
 
+pub(crate) mod files;
 mod original;
 pub(crate) use original::rerun_original;
 
@@ -97,50 +97,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
 /// Before anything runs: no file the run writes may be another file of the run, and the
 /// --stats-json location must be writable (it is written only at the end).
 fn check_files(cfg: &Config, check: &Check) -> Result<()> {
-    let backup = backup_path(&cfg.input);
-    let mut roles = Vec::new();
-    if !cfg.stdin {
-        roles.push(Role {
-            what: format!("the input {}", cfg.input.display()),
-            path: &cfg.input,
-            written: cfg.output == Output::InPlace,
-            is_input: true,
-        });
-        roles.push(Role {
-            what: format!("the backup {}", backup.display()),
-            path: &backup,
-            written: cfg.output == Output::InPlace || backup.exists(),
-            is_input: false,
-        });
-    }
-    if let Some(script) = check.file() {
-        let what = match check.command {
-            crate::check::TestCommand::Script(_) => "the test script",
-            _ => "the test program",
-        };
-        roles.push(Role {
-            what: format!("{what} {}", script.display()),
-            path: script,
-            written: false,
-            is_input: false,
-        });
-    }
-    if let Output::File(out) = &cfg.output {
-        roles.push(Role {
-            what: format!("-o {}", out.display()),
-            path: out,
-            written: true,
-            is_input: false,
-        });
-    }
-    if let Some(stats) = &cfg.stats_json {
-        roles.push(Role {
-            what: format!("--stats-json {}", stats.display()),
-            path: stats,
-            written: true,
-            is_input: false,
-        });
-    }
     if !cfg.stdin
         && check
             .file()
@@ -154,11 +110,8 @@ fn check_files(cfg: &Config, check: &Check) -> Result<()> {
             ),
         ));
     }
-    check_distinct(&roles)?;
-    if let Some(stats) = &cfg.stats_json {
-        check_stats_location(stats)?;
-    }
-    Ok(())
+    let roles = files::one_file_roles(cfg, &backup_path(&cfg.input));
+    files::check_run_files(cfg, check, roles)
 }
 
 fn same_file(a: &Path, b: &Path) -> bool {
@@ -167,31 +120,6 @@ fn same_file(a: &Path, b: &Path) -> bool {
         (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
         _ => false,
     }
-}
-
-pub(crate) fn check_stats_location(stats: &Path) -> Result<()> {
-    if std::fs::metadata(stats).is_ok_and(|m| !m.is_file()) {
-        return Ok(()); // a device or a pipe: written once at the end
-    }
-    let dir = parent_of(&resolve_new(stats)).to_path_buf();
-    let why = if !dir.exists() {
-        "does not exist".to_string()
-    } else if !dir.is_dir() {
-        "is not a directory".to_string()
-    } else {
-        match probe_writable(&dir) {
-            Ok(()) => return Ok(()),
-            Err(e) => e.to_string(),
-        }
-    };
-    Err(fail(
-        FailureKind::Io,
-        format!(
-            "cannot write --stats-json {}: directory {} {why}",
-            stats.display(),
-            parent_of(stats).display()
-        ),
-    ))
 }
 
 fn print_completions(shell: clap_complete::Shell) {
@@ -505,15 +433,12 @@ impl Session {
         let r = self.record();
         if let Some(path) = &self.cfg.stats_json {
             let json = serde_json::to_string_pretty(&r)?;
-            let target = std::fs::canonicalize(path).unwrap_or_else(|_| resolve_new(path));
-            crate::sink::write_atomically(&target, json.as_bytes(), &FileMeta::default()).map_err(
-                |e| {
-                    fail(
-                        FailureKind::Io,
-                        format!("cannot write --stats-json {}: {e:#}", path.display()),
-                    )
-                },
-            )?;
+            crate::sink::write_output(path, json.as_bytes()).map_err(|e| {
+                fail(
+                    FailureKind::Io,
+                    format!("cannot write --stats-json {}: {e:#}", path.display()),
+                )
+            })?;
         }
         if !self.cfg.quiet {
             eprintln!("{}", summary(&r));

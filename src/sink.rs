@@ -18,7 +18,7 @@ use anyhow::{Context, Result};
 
 use crate::cli::Output;
 use crate::exit::{FailureKind, fail};
-use crate::paths::{parent_of, probe_writable, resolve_new};
+use crate::paths::{parent_of, probe_writable, resolve_new, stream_of};
 use crate::resume::ResumeLog;
 
 /// What a written file inherits from the input.
@@ -64,7 +64,9 @@ impl FileMeta {
 
 #[derive(Clone, Debug)]
 enum Target {
-    Stdout,
+    /// One of the process's descriptors: stdout for `-o -`, or the one `/dev/stdout` or
+    /// `/dev/fd/N` names: written once, at the end.
+    Stream(i32),
     /// A regular file (or one to create), symlinks resolved: replaced atomically.
     File(PathBuf),
     /// Not a regular file: written once, at the end.
@@ -88,7 +90,7 @@ impl SinkPlan {
     pub fn new(output: &Output, input: &Path, force: bool) -> Result<SinkPlan> {
         let meta = FileMeta::of(input);
         let (target, shown, backup) = match output {
-            Output::Stdout => (Target::Stdout, None, None),
+            Output::Stdout => (Target::Stream(1), None, None),
             Output::File(path) => (check_output_file(path, force)?, Some(path.clone()), None),
             Output::InPlace => {
                 let backup = backup_path(input);
@@ -101,11 +103,9 @@ impl SinkPlan {
                         ),
                     )
                 })?;
-                (
-                    Target::File(input.to_path_buf()),
-                    Some(input.to_path_buf()),
-                    Some(backup),
-                )
+                // a symlinked input is written through, as `-o` is: the link stays a link
+                let real = fs::canonicalize(input).unwrap_or_else(|_| input.to_path_buf());
+                (Target::File(real), Some(input.to_path_buf()), Some(backup))
             }
         };
         Ok(SinkPlan {
@@ -188,7 +188,7 @@ impl Sink {
     /// A sink that keeps nothing on disk (before the original is checked).
     pub fn memory() -> Sink {
         Sink {
-            target: Target::Stdout,
+            target: Target::Stream(1),
             shown: None,
             backup: None,
             meta: FileMeta::default(),
@@ -234,15 +234,16 @@ impl Sink {
     pub fn finish(&self, bytes: &[u8]) -> Result<()> {
         match &self.target {
             Target::File(_) => Ok(()),
-            Target::Stdout => {
-                let mut out = std::io::stdout().lock();
-                out.write_all(bytes).and_then(|_| out.flush()).map_err(|e| {
-                    fail(
-                        FailureKind::Io,
-                        format!("cannot write the result to stdout: {e}"),
-                    )
-                })
-            }
+            Target::Stream(fd) => write_fd(*fd, bytes).map_err(|e| {
+                let shown = self
+                    .shown
+                    .as_ref()
+                    .map_or("stdout".into(), |p| p.display().to_string());
+                fail(
+                    FailureKind::Io,
+                    format!("cannot write the result to {shown}: {e}"),
+                )
+            }),
             Target::Deferred(path) => write_deferred(path, bytes),
         }
     }
@@ -251,6 +252,9 @@ impl Sink {
 /// Checks `-o PATH` and resolves what to write: a regular file (through symlinks) or a device.
 fn check_output_file(path: &Path, force: bool) -> Result<Target> {
     let shown = path.display();
+    if let Some(fd) = stream_of(path) {
+        return Ok(Target::Stream(fd));
+    }
     match fs::metadata(path) {
         Ok(m) if m.is_dir() => {
             return Err(fail(
@@ -426,6 +430,37 @@ fn set_blocking(file: &File) {
             libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK);
         }
     }
+}
+
+/// Writes `bytes` to one of the process's descriptors, as it is (no truncation, no rename).
+fn write_fd(fd: i32, bytes: &[u8]) -> std::io::Result<()> {
+    match fd {
+        1 => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(bytes).and_then(|_| out.flush())
+        }
+        2 => std::io::stderr().lock().write_all(bytes),
+        _ => {
+            use std::os::fd::FromRawFd;
+            // SAFETY: the descriptor is the caller's to write; ManuallyDrop keeps it open.
+            let file = std::mem::ManuallyDrop::new(unsafe { File::from_raw_fd(fd) });
+            (&*file).write_all(bytes)
+        }
+    }
+}
+
+/// Writes a record of the run (`--stats-json`) by the rule for every output: a regular file (or
+/// one to create, through symlinks) is replaced atomically; a stream (`/dev/stdout`), a pipe or
+/// a device is written in place, once, and never renamed over.
+pub fn write_output(path: &Path, bytes: &[u8]) -> Result<()> {
+    if let Some(fd) = stream_of(path) {
+        return write_fd(fd, bytes).with_context(|| format!("cannot write {}", path.display()));
+    }
+    if fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return write_deferred(path, bytes);
+    }
+    let target = fs::canonicalize(path).unwrap_or_else(|_| resolve_new(path));
+    write_atomically(&target, bytes, &FileMeta::default())
 }
 
 /// Temp file in the target's directory, renamed over the target: a crash or SIGKILL at any

@@ -52,10 +52,8 @@ pub fn run(cfg: Config) -> Result<ExitCode> {
         .context("cannot read the current directory")?;
     let check = cfg.check.clone().ensure_runnable(&cwd)?;
     let set = read_set(&cfg, &cwd, check.file())?;
-    if let Some(stats) = &cfg.stats_json {
-        crate::app::check_stats_location(stats)?;
-    }
     let plan = StorePlan::new(&cfg.output, &set, cfg.force)?;
+    crate::app::files::check_run_files(&cfg, &check, store::roles(&cfg.output, &set))?;
     let mut locks = Vec::new();
     for path in plan.locked(&set) {
         locks.push(RunLock::acquire(&path)?);
@@ -63,14 +61,13 @@ pub fn run(cfg: Config) -> Result<ExitCode> {
     session::Session::start(cfg, check, set, plan)?.finish()
 }
 
-/// The set the command line names. The test script, the temp directory and the stats file are
-/// left out of a directory input; a file list may not name the script.
+/// The set the command line names. The test script and the temp directory are left out of a
+/// directory input (a stats file inside it is refused); a file list may not name the script.
 fn read_set(cfg: &Config, cwd: &Path, script: Option<&Path>) -> Result<FileSet> {
     if cfg.more_inputs.is_empty() {
         let skip: Vec<PathBuf> = [script, cfg.temp_dir.as_deref()]
             .into_iter()
             .flatten()
-            .chain(cfg.stats_json.as_deref())
             .filter_map(|p| std::fs::canonicalize(p).ok())
             .collect();
         return load_dir(&cfg.input, &skip);

@@ -21,7 +21,7 @@ use crate::pool::Pool;
 use crate::progress::Progress;
 use crate::reduce::Verdict;
 use crate::reduction::{Job, reduce_best, try_empty};
-use crate::sink::{FileMeta, Sink};
+use crate::sink::Sink;
 use crate::stats::summary;
 use crate::stats::{FileSizes, Record, count_lines};
 use crate::tester::{Stop, Tester};
@@ -362,16 +362,12 @@ impl Session {
         let r = self.record();
         if let Some(path) = &self.cfg.stats_json {
             let json = serde_json::to_string_pretty(&r)?;
-            let target =
-                std::fs::canonicalize(path).unwrap_or_else(|_| crate::paths::resolve_new(path));
-            crate::sink::write_atomically(&target, json.as_bytes(), &FileMeta::default()).map_err(
-                |e| {
-                    fail(
-                        FailureKind::Io,
-                        format!("cannot write --stats-json {}: {e:#}", path.display()),
-                    )
-                },
-            )?;
+            crate::sink::write_output(path, json.as_bytes()).map_err(|e| {
+                fail(
+                    FailureKind::Io,
+                    format!("cannot write --stats-json {}: {e:#}", path.display()),
+                )
+            })?;
         }
         if !self.cfg.quiet {
             eprintln!("{}", summary(&r));

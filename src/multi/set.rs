@@ -59,7 +59,9 @@ pub fn load_dir(dir: &Path, skip: &[PathBuf]) -> Result<FileSet> {
         names.sort();
         for name in names {
             // a temp file of an atomic write that a killed run left behind is not the user's
-            let leftover = name.as_encoded_bytes().starts_with(b".reduce-");
+            // (and the lock of a run on one of its files)
+            let leftover = name.as_encoded_bytes().starts_with(b".reduce-")
+                || crate::runlock::is_lock_name(&name);
             let rel = rel.join(name);
             if leftover || skip.contains(&root.join(&rel)) {
                 continue;

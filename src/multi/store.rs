@@ -15,8 +15,56 @@ use super::frame::{Content, Frame, Member};
 use super::set::{FileSet, Shape, load_dir};
 use crate::cli::Output;
 use crate::exit::{FailureKind, fail};
-use crate::paths::{parent_of, probe_writable, resolve_new};
+use crate::paths::{Place, Role, parent_of, probe_writable, resolve_new};
 use crate::sink::{FileMeta, backup_path, make_way_for_backup, save_backup};
+
+/// What a multi-file run reads and writes, for the one check of a run's files: the files (or
+/// the directory), their backups, and `-o DIR`.
+pub fn roles(output: &Output, set: &FileSet) -> Vec<Role> {
+    let in_place = *output == Output::InPlace;
+    let mut roles = Vec::new();
+    match set.shape {
+        Shape::Dir => {
+            let backup = backup_path(&set.root);
+            roles.push(Role::input(
+                format!("the input directory {}", set.root.display()),
+                Place::Tree(set.root.clone()),
+                in_place,
+            ));
+            let written = in_place || backup.exists();
+            roles.push(Role::new(
+                format!("the backup {}", backup.display()),
+                Place::Tree(backup),
+                written,
+            ));
+        }
+        Shape::Files => {
+            for &i in &set.files() {
+                let path = set.root.join(&set.members[i].rel);
+                let backup = backup_path(&path);
+                let written = in_place || backup.exists();
+                roles.push(Role::new(
+                    format!("the backup {}", backup.display()),
+                    Place::File(backup),
+                    written,
+                ));
+                roles.push(Role::input(
+                    format!("the input {}", path.display()),
+                    Place::File(path),
+                    in_place,
+                ));
+            }
+        }
+    }
+    if let Output::File(out) = output {
+        roles.push(Role::new(
+            format!("-o {}", out.display()),
+            Place::Tree(out.clone()),
+            true,
+        ));
+    }
+    roles
+}
 
 /// The checked output of a multi-file run; nothing written yet.
 pub struct StorePlan {
@@ -59,7 +107,9 @@ impl StorePlan {
         })
     }
 
-    /// The paths the run locks: the directory, each file in place, or `-o DIR`.
+    /// The paths the run locks: each file in place; a directory in place and everything in
+    /// it (so that a run on one of its files, or on a directory inside it, is refused while
+    /// it runs, and the other way round); or `-o DIR`.
     pub fn locked(&self, set: &FileSet) -> Vec<PathBuf> {
         match (self.in_place, set.shape) {
             (true, Shape::Files) => set
@@ -67,7 +117,10 @@ impl StorePlan {
                 .iter()
                 .map(|&i| set.root.join(&set.members[i].rel))
                 .collect(),
-            _ => vec![self.root.clone()],
+            (true, Shape::Dir) => std::iter::once(self.root.clone())
+                .chain(set.members.iter().map(|m| set.root.join(&m.rel)))
+                .collect(),
+            (false, _) => vec![self.root.clone()],
         }
     }
 

@@ -1,5 +1,6 @@
 //! One integration binary that runs the real `reduce` executable on real files and scripts.
 
+mod clash;
 mod cli;
 mod cluster;
 mod codes;
