@@ -156,9 +156,9 @@ impl Session {
             return Err(fail(
                 FailureKind::NotInteresting,
                 format!(
-                    "the original files are not interesting: {} {why}; nothing was changed. Check it by hand:\n  d=$(mktemp -d) && cp -R {}/. \"$d\" && (cd \"$d\" && {}; echo \"exit status: $?\")",
+                    "the original files are not interesting: {} {why}; nothing was changed. Check it by hand:\n  d=$(mktemp -d) && {} && (cd \"$d\" && {}; echo \"exit status: $?\")",
                     self.check.describe(),
-                    shell_quote(&self.set.root.to_string_lossy()),
+                    self.copy_recipe(),
                     self.check.recipe(&arg),
                 ),
             ));
@@ -171,6 +171,26 @@ impl Session {
             .unwrap_or_else(|| default_timeout(outcome.elapsed));
         self.tester.set_timeout(timeout);
         Ok(())
+    }
+
+    /// A shell command that copies what the test sees into `"$d"`: the directory, or only the
+    /// files of a list, in their layout (never the rest of their common directory).
+    fn copy_recipe(&self) -> String {
+        let root = shell_quote(&self.set.root.to_string_lossy());
+        if self.set.shape == Shape::Dir {
+            return format!("cp -R {root}/. \"$d\"");
+        }
+        let files: Vec<String> = self
+            .set
+            .members
+            .iter()
+            .filter(|m| matches!(m.content, Content::File(_)))
+            .map(|m| shell_quote(&m.rel.to_string_lossy()))
+            .collect();
+        format!(
+            "(cd {root} && tar cf - -- {}) | (cd \"$d\" && tar xf -)",
+            files.join(" ")
+        )
     }
 
     /// As for one file: a cheap test runs on the original set once more (three times with

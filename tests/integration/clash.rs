@@ -336,3 +336,43 @@ fn an_in_place_run_on_a_symlink_writes_through_it() {
         &env.read("link.txt.orig"),
     );
 }
+
+#[test]
+fn the_by_hand_recipe_of_many_files_copies_only_those_files() {
+    let env = TestEnv::new();
+    env.write("a.txt", "a\n");
+    env.write("sub/b.txt", "b\n");
+    env.write("unrelated/big.bin", vec![b'x'; 4096]);
+    // the test lists what it sees, then says "not interesting"
+    let seen = env.join("seen.txt");
+    env.script(
+        "t.sh",
+        &format!("find . -type f | sort > '{}'; exit 1", seen.display()),
+    );
+    let run = env.run(["-q", "-t", "./t.sh", "a.txt", "sub/b.txt"]);
+    run.expect_code(3);
+    let recipe = run
+        .stderr
+        .lines()
+        .find(|l| l.trim_start().starts_with("d=$(mktemp -d)"))
+        .unwrap_or_else(|| panic!("no recipe in {}", run.stderr))
+        .trim()
+        .to_string();
+    fs::remove_file(&seen).unwrap();
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(&recipe)
+        .current_dir(env.path())
+        .env("TMPDIR", env.path())
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("exit status: 1"),
+        "{out:?}"
+    );
+    assert_bytes(
+        "what the recipe copied",
+        b"./a.txt\n./sub/b.txt\n",
+        &fs::read(&seen).unwrap(),
+    );
+}
