@@ -361,6 +361,9 @@ impl Session {
         // the result reaches stdout or a device even when the run ended early
         let emitted = self.tester.sink().finish(&self.tester.best);
         self.report()?;
+        if self.tester.best.is_empty() && !interrupted && !self.cfg.quiet {
+            eprintln!("{}", self.empty_warning());
+        }
         crate::reduction::exit_code(
             error,
             emitted,

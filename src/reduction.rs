@@ -50,17 +50,43 @@ pub fn reduce_best(
 ) -> (Reduced, Result<()>) {
     let mut done = Reduced::default();
     let result = match job.algo {
-        Algo::Ddmin => run_ddmin(tester, job.cfg.unit, &mut done).map(|()| {
-            // the default for a binary file: lines are an arbitrary cut of its bytes, so the
-            // line result is swept byte by byte when that stays affordable
-            if job.cfg.algo.is_none() && job.front.is_none() && job.cfg.unit == UnitKind::Line {
-                sweep_bytes(tester);
-            }
-        }),
+        Algo::Ddmin => run_ddmin(tester, job.cfg.unit, &mut done),
         Algo::Bytes => run_bytes(tester, &mut done),
         Algo::Hdd | Algo::Perses => run_tree(tester, job, early, &mut done),
     };
+    // the default path reduces a file whatever its line structure
+    if result.is_ok() && job.cfg.algo.is_none() && job.cfg.unit == UnitKind::Line {
+        finer_units(tester, job.front.is_none());
+    }
     (done, result)
+}
+
+/// A line longer than this in a text result is one the default path could not split (one
+/// huge line of minified code or base64 without spaces): it goes on by bytes.
+pub const LONG_LINE: usize = 1024;
+
+/// The default path's last step, where lines or words were too coarse: a binary file's lines are
+/// an arbitrary cut of its bytes, and a text result may keep a line nothing split. Such a
+/// result is swept in chunks halving down to `len / BYTE_SWEEP_MAX` bytes (about
+/// `2 * BYTE_SWEEP_MAX` tests at most), then byte by byte once it is at most
+/// [`BYTE_SWEEP_MAX`] bytes.
+fn finer_units(tester: &mut Tester, binary: bool) {
+    let longest = tester.best.split(|&b| b == b'\n').map(<[u8]>::len).max();
+    if !binary && longest.unwrap_or(0) <= LONG_LINE {
+        return;
+    }
+    let len = tester.best.len();
+    if len > BYTE_SWEEP_MAX && !tester.stopped() {
+        let segments = Segments::chars(tester.best.clone());
+        let units: Vec<Unit> = (0..segments.len() as Unit).collect();
+        let mut oracle = SegmentsOracle::new(&segments, tester);
+        reduce(
+            units,
+            &mut oracle,
+            &mut Sweep::down_to(len.div_ceil(BYTE_SWEEP_MAX)),
+        );
+    }
+    sweep_bytes(tester);
 }
 
 /// Every algorithm ends at the empty file when the test accepts it: ddmin never proposes the
@@ -84,8 +110,8 @@ fn run_ddmin(tester: &mut Tester, unit: UnitKind, done: &mut Reduced) -> Result<
     Ok(())
 }
 
-/// A binary file's line result is swept byte by byte up to this size: at most about two tests a
-/// byte when nothing more can go (a fuzz finding is usually far smaller).
+/// A result the default path sweeps byte by byte is at most this size: at most about two tests
+/// a byte when nothing more can go (a fuzz finding is usually far smaller).
 pub const BYTE_SWEEP_MAX: usize = 16 * 1024;
 
 /// Deletion sweeps over single bytes (chunks halving from the whole length, 1-minimal at the

@@ -294,6 +294,15 @@ impl Session {
             self.completion = "interrupted".into();
         }
         self.report()?;
+        let empty = self.set.members.iter().all(|m| match &m.content {
+            Content::File(bytes) => bytes.is_empty(),
+            _ => true,
+        });
+        if empty && !interrupted && !self.cfg.quiet {
+            eprintln!(
+                "reduce: warning: every file of the result is empty: empty files are interesting, so the test may not read them (a fixed path instead of $1, {{}} or @@?)"
+            );
+        }
         crate::reduction::exit_code(
             error,
             result,

@@ -14,5 +14,6 @@ mod props;
 mod resume;
 mod rewrites;
 mod safety;
+mod shapes;
 mod speed;
 mod util;
