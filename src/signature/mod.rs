@@ -32,6 +32,8 @@ mod normalize;
 mod runtime;
 mod rustc;
 mod sanitizer;
+#[cfg(test)]
+mod tests;
 
 use std::fmt;
 
