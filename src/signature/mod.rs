@@ -29,6 +29,8 @@ mod clang;
 mod diagnostic;
 mod gcc;
 mod normalize;
+#[cfg(test)]
+mod props;
 mod runtime;
 mod rustc;
 mod sanitizer;
