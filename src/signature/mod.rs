@@ -1,7 +1,7 @@
 //! Failure signatures (`--same-failure`): what a failing run says about *how* it failed, reduced
 //! to a few normalised lines, so a candidate can be kept only when it fails the same way.
 //!
-//! [`derive`] reads how a run ended and its output and returns a [`Signature`]: the ending (exit
+//! [`derive()`] reads how a run ended and its output and returns a [`Signature`]: the ending (exit
 //! status, signal or timeout), a [`Kind`] (which family of tool recognised the failure) and key
 //! lines, normalised so the same bug in a reduced input gives the same lines (file names, line
 //! and column numbers, addresses and the names reduction renames are masked). Each family has
@@ -9,7 +9,7 @@
 //! MSan, TSan, LeakSanitizer), `runtime` (Rust panics, Python, Java, Go, Node) and `diagnostic`
 //! (compiler errors and flagged warnings, and the error lines every kind counts).
 //!
-//! The families are tried in the order of [`DETECTORS`] (compiler crashes, then sanitizers, then
+//! The families are tried in the order of `DETECTORS` (compiler crashes, then sanitizers, then
 //! runtimes), on stderr first and then on stdout; the first that recognises a failure decides.
 //! Without one, a run's diagnostics decide (a [`Kind::Diagnostic`] signature); without those, a
 //! failing run's ending alone is the signature ([`Kind::Exit`], empty key: see
@@ -297,7 +297,7 @@ pub fn derive(ending: Ending, stdout: &[u8], stderr: &[u8]) -> Option<Signature>
     })
 }
 
-/// [`derive`] from captured streams: the head and tail of each (a line cut by the gap between
+/// [`derive()`] from captured streams: the head and tail of each (a line cut by the gap between
 /// them ends at the gap).
 pub fn derive_captured(ending: Ending, stdout: &Captured, stderr: &Captured) -> Option<Signature> {
     derive(ending, &joined(stdout), &joined(stderr))
