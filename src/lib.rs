@@ -27,6 +27,7 @@ pub mod rewrite;
 pub mod runlock;
 pub mod script;
 pub mod signal;
+pub mod signature;
 pub mod sink;
 pub mod stats;
 pub mod stdin;
