@@ -14,4 +14,5 @@ mod resume;
 mod rewrites;
 mod safety;
 mod speed;
+mod store;
 mod util;
