@@ -70,7 +70,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Some(file) => RunLock::acquire(file)?,
         None => None,
     };
-    let persistent = crate::persist::open(&cfg, &check.identity());
+    let inputs: Vec<&Path> = match cfg.stdin {
+        true => Vec::new(),
+        false => vec![&cfg.input],
+    };
+    let persistent = crate::persist::open(&cfg, &check.identity(&inputs));
     if let Some(warning) = &persistent.warning
         && !cfg.quiet
     {

@@ -44,8 +44,8 @@ pub fn cache_root() -> Option<PathBuf> {
 }
 
 /// The fingerprint verdicts are kept under: the test's identity bytes (`Check::identity`: a
-/// script's path and bytes, or a `-c`/`--` command and its conditions) and the candidate's file
-/// name, which the test sees.
+/// script's path or a `-c`/`--` command, its conditions, and the bytes of the files it names)
+/// and the candidate's file name, which the test sees.
 pub fn fingerprint(test_identity: &[u8], input_name: &OsStr) -> u128 {
     let name = input_name.as_bytes();
     let mut bytes =

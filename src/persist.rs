@@ -16,7 +16,7 @@ pub struct Persistent {
 }
 
 /// Opens the cache for `cfg` with the test's identity bytes (`Check::identity`: the script's
-/// path and bytes, or the command and its conditions).
+/// path or the command, its conditions, and the bytes of the files it names).
 pub fn open(cfg: &Config, test_identity: &[u8]) -> Persistent {
     if !cfg.persistent_cache {
         return Persistent::default();
