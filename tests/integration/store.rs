@@ -3,6 +3,9 @@
 //! make itself; and resume must agree with what is on disk.
 
 use std::fs;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{PermissionsExt, symlink};
+use std::path::{Path, PathBuf};
 
 use crate::util::{TestEnv, assert_bytes, lines_with};
 
@@ -74,4 +77,159 @@ fn editing_a_dash_c_or_dashdash_test_between_runs_does_not_resume() {
         edit_the_test_between_runs(false, stricter, code);
         edit_the_test_between_runs(true, stricter, code);
     }
+}
+
+/// The lines of `stderr` that warn about the persistent cache.
+fn cache_warnings(stderr: &str) -> Vec<&str> {
+    stderr
+        .lines()
+        .filter(|l| l.contains("cannot use the persistent cache"))
+        .collect()
+}
+
+/// The names in `dir`, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// A directory `victim/` of three files the cache must never touch.
+fn victim(env: &TestEnv) -> PathBuf {
+    for name in ["a", "b", "c"] {
+        env.write(format!("victim/{name}"), "precious\n");
+    }
+    env.join("victim")
+}
+
+#[test]
+fn a_symlinked_cache_directory_is_refused_and_what_it_points_to_is_kept() {
+    for link in ["verdicts", "runs", ""] {
+        let env = TestEnv::new();
+        let mut args = quick(&env);
+        args.retain(|a| *a != "-q");
+        let victim = victim(&env);
+        let cache = env.join(".cache/reduce");
+        match link {
+            "" => {
+                fs::create_dir_all(env.join(".cache")).unwrap();
+                symlink(&victim, &cache).unwrap();
+            }
+            sub => {
+                fs::create_dir_all(&cache).unwrap();
+                symlink(&victim, cache.join(sub)).unwrap();
+            }
+        }
+        args.extend(["--cache-size", "1", "in.txt"]);
+        let run = env.run(&args);
+        run.expect_code(0);
+        assert_eq!(
+            cache_warnings(&run.stderr).len(),
+            1,
+            "{link}: {}",
+            run.stderr
+        );
+        assert_bytes("out", b"needle\n", &env.read("out"));
+        assert_eq!(names(&victim), ["a", "b", "c"], "{link}");
+    }
+}
+
+#[test]
+fn a_symlinked_resume_record_is_refused_and_its_target_kept() {
+    let env = TestEnv::new();
+    let original = lines_with(8, 3, "needle");
+    env.write("in.txt", &original);
+    env.script("t.sh", "grep -q needle \"$1\"");
+    let args = ["--algo", "ddmin", "-t", "./t.sh", "in.txt"];
+    env.run(args).expect_code(0);
+    env.write("precious.txt", "precious\n");
+    let runs = env.join(".cache/reduce/runs");
+    for entry in fs::read_dir(&runs).unwrap() {
+        let path = entry.unwrap().path();
+        fs::remove_file(&path).unwrap();
+        symlink(env.join("precious.txt"), &path).unwrap();
+    }
+    // a new reduction of in.txt, from scratch
+    env.write("in.txt", &original);
+    fs::remove_file(env.join("in.txt.orig")).unwrap();
+    let run = env.run(args);
+    run.expect_code(0);
+    assert_eq!(cache_warnings(&run.stderr).len(), 1, "{}", run.stderr);
+    assert_bytes("in.txt", b"needle\n", &env.read("in.txt"));
+    assert_bytes("precious.txt", b"precious\n", &env.read("precious.txt"));
+}
+
+#[test]
+fn a_symlinked_or_foreign_verdict_file_is_refused() {
+    let env = TestEnv::new();
+    let mut args = quick(&env);
+    args.retain(|a| *a != "-q");
+    args.push("in.txt");
+    env.run(&args).expect_code(0);
+    let verdicts = env.join(".cache/reduce/verdicts");
+    let file = verdicts.join(&names(&verdicts)[0]);
+    env.write("precious.txt", "precious\n");
+    fs::remove_file(&file).unwrap();
+    symlink(env.join("precious.txt"), &file).unwrap();
+    let run = env.run(&args);
+    run.expect_code(0);
+    assert_eq!(cache_warnings(&run.stderr).len(), 1, "{}", run.stderr);
+    assert_bytes("precious.txt", b"precious\n", &env.read("precious.txt"));
+    // a directory of the cache that another user owns (only root can make one to test)
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        fs::remove_file(&file).unwrap();
+        let c = std::ffi::CString::new(verdicts.as_os_str().as_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::chown(c.as_ptr(), 4242, 4242) }, 0);
+        let run = env.run(&args);
+        run.expect_code(0);
+        assert_eq!(cache_warnings(&run.stderr).len(), 1, "{}", run.stderr);
+        assert!(
+            names(&verdicts).is_empty(),
+            "wrote into another user's directory"
+        );
+    }
+}
+
+#[test]
+fn eviction_removes_only_the_caches_own_files() {
+    let env = TestEnv::new();
+    let mut args = quick(&env);
+    let verdicts = env.join(".cache/reduce/verdicts");
+    env.write(".cache/reduce/verdicts/notes.txt", "mine\n");
+    env.write(".cache/reduce/verdicts/0123.v1", "mine\n");
+    fs::create_dir(verdicts.join(format!("{:032x}.v1", 7))).unwrap();
+    args.extend(["--cache-size", "1", "in.txt"]);
+    env.run(&args).expect_code(0);
+    let left = names(&verdicts);
+    for name in ["notes.txt", "0123.v1"] {
+        assert!(left.iter().any(|n| n == name), "{name} removed: {left:?}");
+    }
+}
+
+#[test]
+fn the_cache_directories_are_private() {
+    let env = TestEnv::new();
+    let mut args = quick(&env);
+    args.push("in.txt");
+    env.run(&args).expect_code(0);
+    let mode = |p: &str| fs::metadata(env.join(p)).unwrap().permissions().mode() & 0o777;
+    for dir in [
+        ".cache/reduce",
+        ".cache/reduce/verdicts",
+        ".cache/reduce/runs",
+    ] {
+        assert_eq!(mode(dir), 0o700, "{dir}");
+    }
+    // a directory of ours that others may write to is tightened, and used
+    fs::set_permissions(env.join(".cache/reduce"), fs::Permissions::from_mode(0o777)).unwrap();
+    args.retain(|a| *a != "-q");
+    let run = env.run(&args);
+    run.expect_code(0);
+    assert!(cache_warnings(&run.stderr).is_empty(), "{}", run.stderr);
+    assert_eq!(mode(".cache/reduce"), 0o700);
 }
