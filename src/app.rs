@@ -81,20 +81,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         eprintln!("{warning}");
     }
     plan.set_resume(persistent.resume);
-    // a resume starts again from the original and replays the interrupted run (see resume.rs)
-    let input = match plan.resume_from(&input) {
-        Some(original) => {
-            if !cfg.quiet {
-                eprintln!(
-                    "reduce: resuming: {} is a result of an earlier, interrupted or finished run of this command; replaying it from its original, which stays in {}",
-                    cfg.input.display(),
-                    backup_path(&cfg.input).display()
-                );
-            }
-            original
-        }
-        None => input,
-    };
+    // a resume starts again from the original and replays the interrupted run (see resume.rs),
+    // once INPUT passed a real run (`Session::verify_resume_point`)
+    let input = plan.resume_from(&input).unwrap_or(input);
     Session::start(cfg, check, input, algo, front, plan, persistent.verdicts)?.finish()
 }
 
@@ -386,7 +375,7 @@ impl Session {
             session.early = Some(EarlyParse::start_listing(front, best, listing));
         }
         session.tester.set_disk_cache(verdicts);
-        session.tester.preload_interesting(&plan.known_results());
+        let plan = session.verify_resume_point(plan)?;
         session.check_original(plan)?;
         Ok(session)
     }

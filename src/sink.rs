@@ -80,6 +80,9 @@ pub struct SinkPlan {
     meta: FileMeta,
     force: bool,
     resume: Option<ResumeLog>,
+    /// INPUT's bytes, when the resume record says they are a result of this command's earlier
+    /// run (set by [`SinkPlan::resume_from`]; not trusted before a real run of the test).
+    resume_point: Option<Vec<u8>>,
 }
 
 impl SinkPlan {
@@ -115,6 +118,7 @@ impl SinkPlan {
             meta,
             force,
             resume: None,
+            resume_point: None,
         })
     }
 
@@ -125,12 +129,34 @@ impl SinkPlan {
         }
     }
 
-    /// When INPUT (`input`) is a result of the interrupted run that saved a differing
-    /// `INPUT.orig`, this run resumes it: the original to start from (the backup's content).
+    /// When the record says INPUT (`input`) is a result of the earlier run that saved a
+    /// differing `INPUT.orig`, this run resumes it: the original to start from (the backup's
+    /// content). The claim holds only once INPUT passes a real run of the test
+    /// ([`SinkPlan::resume_point`], [`SinkPlan::refuse_resume`]).
     pub fn resume_from(&mut self, input: &[u8]) -> Option<Vec<u8>> {
         let log = self.resume.as_mut()?;
         let backup = fs::read(self.backup.as_ref()?).ok()?;
-        (backup != input && log.resumes(input, &backup)).then_some(backup)
+        let claimed = backup != input && log.resumes(input, &backup);
+        self.resume_point = claimed.then(|| input.to_vec());
+        claimed.then_some(backup)
+    }
+
+    /// INPUT, when the run would resume from it: the test must pass on it before the record's
+    /// results are trusted.
+    pub fn resume_point(&self) -> Option<&[u8]> {
+        self.resume_point.as_deref()
+    }
+
+    /// The resume point failed its real run: the record is not trusted and the run does not
+    /// resume. Without `--force`, the refusal of a differing `INPUT.orig` applies (as without a
+    /// record); with it, `Ok`: the caller goes on as without a record.
+    pub fn refuse_resume(&mut self) -> Result<()> {
+        self.resume = None;
+        self.resume_point = None;
+        match (&self.backup, self.force) {
+            (Some(backup), false) => Err(backup_refusal(backup, ("input", "-o"))),
+            _ => Ok(()),
+        }
     }
 
     /// The results the resumed run wrote: all known interesting.
@@ -323,13 +349,7 @@ pub fn make_way_for_backup(
         return Ok(true);
     }
     if !force {
-        return Err(fail(
-            FailureKind::Usage,
-            format!(
-                "{b} already exists and differs from the {what}: it is very likely the original of an earlier run that was interrupted (the {what} then holds that run's partial result); keep it: move it away, or pass --force to keep it as {b}.N and back up the current {what}, or use {output}",
-                b = backup.display()
-            ),
-        ));
+        return Err(backup_refusal(backup, (what, output)));
     }
     let kept = next_free(backup);
     fs::rename(backup, &kept).map_err(|e| {
@@ -343,6 +363,17 @@ pub fn make_way_for_backup(
         )
     })?;
     Ok(false)
+}
+
+/// The refusal of a differing `backup` (exit 2): keep it.
+fn backup_refusal(backup: &Path, (what, output): (&str, &str)) -> anyhow::Error {
+    fail(
+        FailureKind::Usage,
+        format!(
+            "{b} already exists and differs from the {what}: it is very likely the original of an earlier run that was interrupted (the {what} then holds that run's partial result); keep it: move it away, or pass --force to keep it as {b}.N and back up the current {what}, or use {output}",
+            b = backup.display()
+        ),
+    )
 }
 
 /// Saves the original as `INPUT.orig`. An existing, different one is kept: without `--force`

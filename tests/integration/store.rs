@@ -61,7 +61,11 @@ fn edit_the_test_between_runs(dash_c: bool, stricter: &str, code: i32) {
     assert_bytes("the first result", b"needle\n", &env.read("in.txt"));
     env.script("t.sh", stricter);
     let run = env.run(&args);
-    assert!(!run.stderr.contains("resuming"), "{args:?}: {}", run.stderr);
+    assert!(
+        !run.stderr.contains("reduce: resuming"),
+        "{args:?}: {}",
+        run.stderr
+    );
     run.expect_code(code);
     assert_bytes("in.txt", b"needle\n", &env.read("in.txt"));
     assert_bytes("in.txt.orig", original.as_bytes(), &env.read("in.txt.orig"));
@@ -232,4 +236,45 @@ fn the_cache_directories_are_private() {
     run.expect_code(0);
     assert!(cache_warnings(&run.stderr).is_empty(), "{}", run.stderr);
     assert_eq!(mode(".cache/reduce"), 0o700);
+}
+
+#[test]
+fn a_resume_runs_the_test_on_its_resume_point_before_trusting_the_record() {
+    let env = TestEnv::new();
+    let original = lines_with(8, 3, "needle");
+    env.write("in.txt", &original);
+    // the test reads what to look for from a file its identity does not cover
+    let pattern = env.write("pattern", "needle");
+    env.script(
+        "t.sh",
+        &format!("grep -q \"$(cat {})\" \"$1\"", pattern.display()),
+    );
+    let args = ["--algo", "ddmin", "-j1", "-t", "./t.sh", "in.txt"];
+    env.run(args).expect_code(0);
+    assert_bytes("the first result", b"needle\n", &env.read("in.txt"));
+    // the record says in.txt is a result of this command; the test no longer agrees
+    env.write("pattern", "filler line 1");
+    let run = env.run(args);
+    assert!(!run.stderr.contains("reduce: resuming"), "{}", run.stderr);
+    run.expect_code(2)
+        .expect_stderr_contains(&["not resuming", "in.txt.orig", "--force"]);
+    let warning: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|l| l.contains("not resuming"))
+        .collect();
+    assert_eq!(warning.len(), 1, "{}", run.stderr);
+    assert!(
+        warning[0].starts_with("reduce: warning: "),
+        "{}",
+        run.stderr
+    );
+    assert_bytes("in.txt", b"needle\n", &env.read("in.txt"));
+    assert_bytes("in.txt.orig", original.as_bytes(), &env.read("in.txt.orig"));
+    // with --force, as without a record: in.txt is the original, and it is not interesting
+    let mut forced = args.to_vec();
+    forced.push("--force");
+    env.run(&forced).expect_code(3);
+    assert_bytes("in.txt", b"needle\n", &env.read("in.txt"));
+    assert_bytes("in.txt.orig", original.as_bytes(), &env.read("in.txt.orig"));
 }
