@@ -163,39 +163,76 @@ impl DiskCache {
     }
 }
 
-/// Removes the oldest verdict files (by modification time) other than `keep` while the files
-/// together exceed `max_bytes`. Only regular files of ours named `HEX32.v1` count, and only they
-/// are removed. Best effort: a file that cannot be removed is skipped.
-pub fn evict(root: &Path, keep: &Path, max_bytes: u64) {
-    let Ok(entries) = fs::read_dir(root.join(VERDICTS)) else {
-        return;
-    };
-    let me = euid();
-    let mut files: Vec<(SystemTime, u64, PathBuf)> = entries
-        .filter_map(|e| e.ok())
-        .filter(|e| is_cache_name(&e.file_name(), &["v1"]))
-        .filter_map(|e| {
-            // the entry itself, never what a symlink points to
-            let m = e.metadata().ok()?;
-            (m.is_file() && m.uid() == me).then(|| {
-                (
-                    m.modified().unwrap_or(SystemTime::UNIX_EPOCH),
-                    m.len(),
-                    e.path(),
-                )
-            })
-        })
-        .collect();
-    let mut total: u64 = files.iter().map(|f| f.1).sum();
-    files.sort();
-    for (_, len, path) in files {
+/// Removes the least recently used entries of the cache under `root` while its files together
+/// exceed `max_bytes`: verdict files (`verdicts/HEX.v1`) and resume records (`runs/HEX.json` with
+/// `runs/HEX.commits`, counted and removed together), oldest first by modification time (a
+/// record's newer file), never an entry holding one of `keep` (this run's). Only regular files of
+/// ours named as the cache names them count, and only they are removed. Best effort: a file that
+/// cannot be removed is skipped.
+pub fn evict(root: &Path, keep: &[&Path], max_bytes: u64) {
+    let mut entries = entries(&root.join(VERDICTS), &["v1"]);
+    entries.extend(entries_of_runs(&root.join(RUNS)));
+    let mut total: u64 = entries.iter().map(|e| e.len).sum();
+    entries.sort_by(|a, b| a.used.cmp(&b.used).then_with(|| a.files.cmp(&b.files)));
+    for entry in entries {
         if total <= max_bytes {
             break;
         }
-        if path != keep && fs::remove_file(&path).is_ok() {
-            total -= len;
+        if entry.files.iter().any(|(p, _)| keep.contains(&p.as_path())) {
+            continue;
+        }
+        for (path, len) in &entry.files {
+            if fs::remove_file(path).is_ok() {
+                total -= len;
+            }
         }
     }
+}
+
+/// One thing eviction removes whole: a verdict file, or a resume record's files.
+struct Entry {
+    used: SystemTime,
+    len: u64,
+    files: Vec<(PathBuf, u64)>,
+}
+
+/// The regular files of ours in `dir` named `HEX.EXT` for one of `extensions`, one entry each.
+fn entries(dir: &Path, extensions: &[&str]) -> Vec<Entry> {
+    let Ok(listing) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let me = euid();
+    listing
+        .filter_map(|e| e.ok())
+        .filter(|e| is_cache_name(&e.file_name(), extensions))
+        .filter_map(|e| {
+            // the entry itself, never what a symlink points to
+            let m = e.metadata().ok()?;
+            (m.is_file() && m.uid() == me).then(|| Entry {
+                used: m.modified().unwrap_or(SystemTime::UNIX_EPOCH),
+                len: m.len(),
+                files: vec![(e.path(), m.len())],
+            })
+        })
+        .collect()
+}
+
+/// The resume records in `dir`: each `HEX.json` and `HEX.commits` pair is one entry.
+fn entries_of_runs(dir: &Path) -> Vec<Entry> {
+    let mut records: std::collections::BTreeMap<std::ffi::OsString, Entry> = Default::default();
+    for file in entries(dir, &["json", "commits"]) {
+        let (path, _) = &file.files[0];
+        let stem = path.file_stem().unwrap_or_default().to_owned();
+        let record = records.entry(stem).or_insert(Entry {
+            used: SystemTime::UNIX_EPOCH,
+            len: 0,
+            files: Vec::new(),
+        });
+        record.used = record.used.max(file.used);
+        record.len += file.len;
+        record.files.extend(file.files);
+    }
+    records.into_values().collect()
 }
 
 /// A name the cache gives its files: 32 lowercase hex digits, a dot, one of `extensions`.
@@ -357,7 +394,7 @@ mod tests {
                 .unwrap();
         }
         let c = DiskCache::open(dir.path(), 3).unwrap();
-        evict(dir.path(), c.path(), 15 * RECORD as u64);
+        evict(dir.path(), &[c.path()], 15 * RECORD as u64);
         let names: Vec<_> = fs::read_dir(dir.path().join("verdicts"))
             .unwrap()
             .map(|e| e.unwrap().file_name())
@@ -370,6 +407,44 @@ mod tests {
                 .exists()
         );
         assert!(c.path().exists());
+    }
+
+    #[test]
+    fn resume_records_are_evicted_whole_with_the_verdicts_oldest_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let at = |s: u64| SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1000 + s);
+        let runs = dir.path().join(RUNS);
+        fs::create_dir_all(&runs).unwrap();
+        let write = |path: PathBuf, len: usize, when: u64| {
+            fs::write(&path, vec![0u8; len]).unwrap();
+            let f = File::options().write(true).open(&path).unwrap();
+            f.set_modified(at(when)).unwrap();
+            path
+        };
+        let hex = |n: u128| format!("{n:032x}");
+        // oldest first: run 1 (its json old, its commits newer), verdicts 2, run 3, verdicts 4
+        write(runs.join(hex(1) + ".json"), 10, 1);
+        write(runs.join(hex(1) + ".commits"), 10, 5);
+        let mut v2 = DiskCache::open(dir.path(), 2).unwrap();
+        (0..2).for_each(|k| v2.reject(k).unwrap());
+        write(v2.path().to_path_buf(), 40, 3);
+        write(runs.join(hex(3) + ".json"), 10, 6);
+        write(runs.join(hex(3) + ".commits"), 10, 6);
+        let v4 = DiskCache::open(dir.path(), 4).unwrap();
+        let v4_path = write(v4.path().to_path_buf(), 40, 7);
+        let keep = runs.join(hex(3) + ".json");
+        // 120 bytes; a bound of 60 removes verdicts 2 (40) and run 1 (20), keeps 3 and 4
+        evict(dir.path(), &[&keep, &v4_path], 60);
+        let mut left: Vec<String> = fs::read_dir(&runs)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, [hex(3) + ".commits", hex(3) + ".json"]);
+        assert!(!v2.path().exists() && v4_path.exists());
+        // the current entries stay even under a bound of nothing
+        evict(dir.path(), &[&keep, &v4_path], 0);
+        assert!(keep.exists() && v4_path.exists());
     }
 
     #[test]

@@ -53,9 +53,11 @@ fn open_in(cfg: &Config, root: &Path, test_identity: &[u8]) -> io::Result<Persis
         Output::InPlace => ResumeLog::new(root, &cfg.input, fingerprint)?,
         _ => None,
     };
-    if let Some(v) = &verdicts {
-        diskcache::evict(root, v.path(), cfg.cache_size);
-    }
+    // the verdict files and the resume records together stay under --cache-size; this run's
+    // own are kept
+    let mut keep: Vec<&Path> = verdicts.iter().map(DiskCache::path).collect();
+    keep.extend(resume.iter().flat_map(ResumeLog::paths));
+    diskcache::evict(root, &keep, cfg.cache_size);
     Ok(Persistent {
         verdicts,
         resume,

@@ -95,6 +95,11 @@ impl ResumeLog {
         self.resumed
     }
 
+    /// The record's files (for eviction, which keeps them).
+    pub fn paths(&self) -> [&Path; 2] {
+        [&self.json, &self.commits_path]
+    }
+
     pub fn resumed(&self) -> bool {
         self.resumed
     }

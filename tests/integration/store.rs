@@ -278,3 +278,48 @@ fn a_resume_runs_the_test_on_its_resume_point_before_trusting_the_record() {
     assert_bytes("in.txt", b"needle\n", &env.read("in.txt"));
     assert_bytes("in.txt.orig", original.as_bytes(), &env.read("in.txt.orig"));
 }
+
+#[test]
+fn resume_records_are_under_the_cache_size_and_the_current_one_is_kept() {
+    let env = TestEnv::new();
+    env.script("t.sh", "grep -q needle \"$1\"");
+    for name in ["a.txt", "b.txt", "c.txt", "d.txt"] {
+        env.write(name, lines_with(8, 3, "needle"));
+    }
+    let run = |name: &str, extra: &[&str]| {
+        let mut args = vec!["-q", "--algo", "ddmin", "-t", "./t.sh"];
+        args.extend_from_slice(extra);
+        args.push(name);
+        env.run(&args).expect_code(0);
+    };
+    for name in ["a.txt", "b.txt", "c.txt"] {
+        run(name, &[]);
+    }
+    let runs = env.join(".cache/reduce/runs");
+    assert_eq!(names(&runs).len(), 6, "{:?}", names(&runs));
+    // a bound below everything: only what this run uses stays, its record whole
+    run("d.txt", &["--cache-size", "1"]);
+    let left = names(&runs);
+    assert_eq!(left.len(), 2, "{left:?}");
+    let stem = |n: &String| n.split('.').next().unwrap().to_string();
+    assert_eq!(stem(&left[0]), stem(&left[1]), "{left:?}");
+    assert!(
+        left[0].ends_with(".commits") && left[1].ends_with(".json"),
+        "{left:?}"
+    );
+    assert_eq!(names(&env.join(".cache/reduce/verdicts")).len(), 1);
+    // and the record kept is d.txt's: running its command again resumes
+    let again = env.run([
+        "--algo",
+        "ddmin",
+        "-t",
+        "./t.sh",
+        "--cache-size",
+        "1",
+        "d.txt",
+    ]);
+    again
+        .expect_code(0)
+        .expect_stderr_contains(&["reduce: resuming"]);
+    assert_eq!(names(&runs), left);
+}
