@@ -422,6 +422,10 @@ impl Session {
         let ending = crate::reduction::after_recheck(interrupted, confirmed);
         if ending.0 {
             self.completion = "interrupted".into();
+        } else if error.is_none() {
+            // a later run with another test knows INPUT is this run's result
+            let best = self.tester.best.clone();
+            self.tester.sink_mut().finished(&best);
         }
         // the result reaches stdout or a device even when the run ended early
         let emitted = self.tester.sink().finish(&self.tester.best);

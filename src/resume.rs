@@ -28,6 +28,12 @@ use crate::diskcache::{RECORD, RUNS, check_file, decode, encode, open_private, p
 struct Record {
     fingerprint: String,
     original: String,
+    /// The run ended on its own (not interrupted, no error), leaving `result` in INPUT.
+    #[serde(default)]
+    finished: bool,
+    /// The hash of the result a finished run left.
+    #[serde(default)]
+    result: String,
 }
 
 fn hex(h: u128) -> String {
@@ -41,6 +47,8 @@ pub struct ResumeLog {
     record: Record,
     /// The previous run's record, if it was of this test.
     previous: Option<Record>,
+    /// The previous run's record, whatever its test.
+    earlier: Option<Record>,
     /// Results written to INPUT by the run (and by the run it resumes).
     commits: HashSet<u128>,
     file: Option<File>,
@@ -60,14 +68,15 @@ impl ResumeLog {
         private_dir(&dir, true)?;
         let record = Record {
             fingerprint: hex(fingerprint),
-            original: String::new(),
+            ..Record::default()
         };
         let json = dir.join(format!("{key}.json"));
         let commits_path = dir.join(format!("{key}.commits"));
         check_file(&json)?;
         check_file(&commits_path)?;
-        let previous = read_private(&json)
-            .and_then(|b| serde_json::from_slice::<Record>(&b).ok())
+        let earlier = read_private(&json).and_then(|b| serde_json::from_slice::<Record>(&b).ok());
+        let previous = earlier
+            .clone()
             .filter(|r| r.fingerprint == record.fingerprint);
         let commits = match previous {
             Some(_) => read_commits(&commits_path),
@@ -78,6 +87,7 @@ impl ResumeLog {
             commits_path,
             record,
             previous,
+            earlier,
             commits,
             file: None,
             resumed: false,
@@ -98,6 +108,14 @@ impl ResumeLog {
     /// The record's files (for eviction, which keeps them).
     pub fn paths(&self) -> [&Path; 2] {
         [&self.json, &self.commits_path]
+    }
+
+    /// Did the previous run, whatever its test, finish with `input` as its result, from the
+    /// original `backup`?
+    pub fn finished_with(&self, input: &[u8], backup: &[u8]) -> bool {
+        self.earlier.as_ref().is_some_and(|r| {
+            r.finished && r.result == hex(xxh3_128(input)) && r.original == hex(xxh3_128(backup))
+        })
     }
 
     pub fn resumed(&self) -> bool {
@@ -139,6 +157,13 @@ impl ResumeLog {
         }
         self.write_record()?;
         self.before_write(original)
+    }
+
+    /// The run ended on its own with `result` in INPUT: recorded, so that a later run knows.
+    pub fn finish(&mut self, result: &[u8]) -> io::Result<()> {
+        self.record.finished = true;
+        self.record.result = hex(xxh3_128(result));
+        self.write_record()
     }
 
     /// Replaces the json record atomically: a temp file (0600) in `runs/`, renamed over it (a
@@ -216,6 +241,27 @@ mod tests {
         assert!(again.known_results().is_empty() && !again.replayed(b"ab"));
         let mut other_test = ResumeLog::new(&root, &input, 2).unwrap().unwrap();
         assert!(!other_test.resumes(b"ab", b"abcdef"), "another test");
+        assert!(!other_test.finished_with(b"ab", b"abcdef"), "not finished");
+    }
+
+    #[test]
+    fn a_finished_run_is_known_as_such_to_any_test() {
+        let (_dir, input, root) = setup();
+        let mut log = ResumeLog::new(&root, &input, 1).unwrap().unwrap();
+        log.start(b"abcdef").unwrap();
+        log.before_write(b"ab").unwrap();
+        log.finish(b"ab").unwrap();
+        for fingerprint in [1, 2] {
+            let log = ResumeLog::new(&root, &input, fingerprint).unwrap().unwrap();
+            assert!(log.finished_with(b"ab", b"abcdef"));
+            assert!(!log.finished_with(b"abcd", b"abcdef") && !log.finished_with(b"ab", b"x"));
+        }
+        // a run that starts again is not finished until it says so
+        let mut again = ResumeLog::new(&root, &input, 1).unwrap().unwrap();
+        assert!(again.resumes(b"ab", b"abcdef"));
+        again.start(b"abcdef").unwrap();
+        let after = ResumeLog::new(&root, &input, 2).unwrap().unwrap();
+        assert!(!after.finished_with(b"ab", b"abcdef"));
     }
 
     #[test]

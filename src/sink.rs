@@ -151,12 +151,39 @@ impl SinkPlan {
     /// resume. Without `--force`, the refusal of a differing `INPUT.orig` applies (as without a
     /// record); with it, `Ok`: the caller goes on as without a record.
     pub fn refuse_resume(&mut self) -> Result<()> {
+        let point = self.resume_point.take().unwrap_or_default();
+        let refusal = self.refusal(&point);
         self.resume = None;
-        self.resume_point = None;
-        match (&self.backup, self.force) {
-            (Some(backup), false) => Err(backup_refusal(backup, ("input", "-o"))),
+        match refusal {
+            Some(refusal) if !self.force => Err(refusal),
             _ => Ok(()),
         }
+    }
+
+    /// The refusal of a differing `INPUT.orig` when INPUT holds `input` (`None`: no backup, or
+    /// an identical one): it says whether the record knows the backup as the original of a run
+    /// that finished with `input` as its result.
+    fn refusal(&self, input: &[u8]) -> Option<anyhow::Error> {
+        let backup = self.backup.as_ref()?;
+        let saved = fs::read(backup).ok()?;
+        if saved == input {
+            return None;
+        }
+        let finished = self
+            .resume
+            .as_ref()
+            .is_some_and(|log| log.finished_with(input, &saved));
+        Some(match finished {
+            true => fail(
+                FailureKind::Usage,
+                format!(
+                    "{b} is the original of an earlier run that finished, and {i} is its result: to reduce it further with another test, move {b} away, or pass --force (keeps it as {b}.N), or use -o",
+                    b = backup.display(),
+                    i = self.shown.as_deref().unwrap_or(backup).display(),
+                ),
+            ),
+            false => backup_refusal(backup, ("input", "-o")),
+        })
     }
 
     /// The results the resumed run wrote: all known interesting.
@@ -178,6 +205,13 @@ impl SinkPlan {
     /// holds an interesting file.
     pub fn open(mut self, original: &[u8]) -> Result<Sink> {
         if let Some(backup) = &self.backup {
+            // with a record, the refusal may know more (save_backup refuses the same otherwise)
+            if !self.force
+                && self.resume.is_some()
+                && let Some(refusal) = self.refusal(original)
+            {
+                return Err(refusal);
+            }
             save_backup(backup, original, self.force, &self.meta)?;
         }
         if self
@@ -254,6 +288,15 @@ impl Sink {
                 ),
             )
         })
+    }
+
+    /// The run ended on its own with `result`: the resume record says so (best effort).
+    pub fn finished(&mut self, result: &[u8]) {
+        if let Some(log) = &mut self.resume
+            && log.finish(result).is_err()
+        {
+            self.resume = None;
+        }
     }
 
     /// Writes the final result where only the final result goes: stdout, a pipe, a device.

@@ -323,3 +323,38 @@ fn resume_records_are_under_the_cache_size_and_the_current_one_is_kept() {
         .expect_stderr_contains(&["reduce: resuming"]);
     assert_eq!(names(&runs), left);
 }
+
+#[test]
+fn reducing_a_finished_result_with_another_test_says_the_earlier_run_finished() {
+    let env = TestEnv::new();
+    let original = lines_with(8, 3, "needle");
+    env.write("in.txt", &original);
+    env.script("t.sh", "grep -q needle \"$1\"");
+    env.run(["-q", "--algo", "ddmin", "-t", "./t.sh", "in.txt"])
+        .expect_code(0);
+    assert_bytes("the first result", b"needle\n", &env.read("in.txt"));
+    // another test, which the result passes: a further reduction of the result
+    env.script("t2.sh", "grep -q needle \"$1\" && ! grep -q zzz \"$1\"");
+    let args = ["--algo", "ddmin", "-t", "./t2.sh", "in.txt"];
+    let run = env.run(args);
+    run.expect_code(2)
+        .expect_one_line_error()
+        .expect_stderr_contains(&[
+            "in.txt.orig is the original of an earlier run that finished",
+            "in.txt is its result",
+            "--force",
+        ]);
+    assert!(!run.stderr.contains("interrupted"), "{}", run.stderr);
+    assert_bytes("in.txt", b"needle\n", &env.read("in.txt"));
+    assert_bytes("in.txt.orig", original.as_bytes(), &env.read("in.txt.orig"));
+    // as it says: --force keeps the first original as in.txt.orig.1
+    let mut forced = args.to_vec();
+    forced.push("--force");
+    env.run(&forced).expect_code(0);
+    assert_bytes(
+        "in.txt.orig.1",
+        original.as_bytes(),
+        &env.read("in.txt.orig.1"),
+    );
+    assert_bytes("in.txt.orig", b"needle\n", &env.read("in.txt.orig"));
+}
