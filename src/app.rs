@@ -495,6 +495,7 @@ impl Session {
             stats: self.tester.stats.clone(),
             passes: self.passes.clone(),
             files: Vec::new(),
+            resumable: sink.resumable(),
         }
     }
 

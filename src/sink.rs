@@ -256,6 +256,11 @@ impl Sink {
         }
     }
 
+    /// Whether running the same command again resumes this run: it keeps a resume record.
+    pub fn resumable(&self) -> bool {
+        self.resume.is_some()
+    }
+
     /// The output path as the user named it (`None`: stdout).
     pub fn target(&self) -> Option<&Path> {
         self.shown.as_deref()

@@ -6,8 +6,10 @@ use std::fs;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{PermissionsExt, symlink};
 use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
 
-use crate::util::{TestEnv, assert_bytes, lines_with};
+use crate::util::{TestEnv, assert_bytes, lines_with, wait_at_most};
 
 /// A small input, its `needle` test, and the arguments of a quick `-o out` run.
 fn quick(env: &TestEnv) -> Vec<&'static str> {
@@ -357,4 +359,91 @@ fn reducing_a_finished_result_with_another_test_says_the_earlier_run_finished() 
         &env.read("in.txt.orig.1"),
     );
     assert_bytes("in.txt.orig", b"needle\n", &env.read("in.txt.orig"));
+}
+
+/// Starts `reduce ARGS`, sends SIGINT once `progressed` holds (checked every 10 ms, at most 60
+/// s), and returns its exit code and stderr.
+fn interrupt_when(
+    env: &TestEnv,
+    args: &[&str],
+    progressed: impl Fn() -> bool,
+) -> (Option<i32>, String) {
+    let mut child = env
+        .command(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut pipe, &mut text).unwrap();
+        text
+    });
+    let give_up = Instant::now() + Duration::from_secs(60);
+    while !progressed() {
+        assert!(Instant::now() < give_up, "no progress: {args:?}");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "ended before the interrupt: {args:?}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // SAFETY: kill has no memory-safety preconditions; our own child, not yet reaped.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let status = wait_at_most(&mut child, Duration::from_secs(20));
+    (status.code(), reader.join().unwrap())
+}
+
+/// 60 lines, one needle, a test slow enough to interrupt (of a file or a directory).
+fn slow(env: &TestEnv) -> String {
+    let original = lines_with(60, 37, "needle");
+    env.write("in.txt", &original);
+    env.script("t.sh", "sleep 0.05; grep -rq needle \"$1\"");
+    original
+}
+
+#[test]
+fn an_interrupted_summary_says_how_to_resume_only_when_the_run_can_resume() {
+    let base = ["--algo", "ddmin", "-j1", "-t", "./t.sh"];
+    // in place with the persistent cache: the same command resumes, and the summary says so
+    let env = TestEnv::new();
+    let original = slow(&env);
+    let mut args = base.to_vec();
+    args.push("in.txt");
+    let (code, stderr) = interrupt_when(&env, &args, || env.read("in.txt") != original.as_bytes());
+    assert_eq!(code, Some(130), "{stderr}");
+    let said: Vec<&str> = stderr.lines().filter(|l| l.contains("resume")).collect();
+    assert_eq!(said.len(), 1, "{stderr}");
+    assert!(
+        said[0].starts_with("reduce: ") && said[0].contains("same command"),
+        "{stderr}"
+    );
+    let again = env.run(&args);
+    again
+        .expect_code(0)
+        .expect_stderr_contains(&["reduce: resuming"]);
+    // it cannot: -o, or no persistent cache, or many files (no resume yet): not a word of it
+    let cannot: [&[&str]; 3] = [
+        &["-o", "out", "in.txt"],
+        &["--no-persistent-cache", "in.txt"],
+        &["dir"],
+    ];
+    for extra in cannot {
+        let env = TestEnv::new();
+        let original = slow(&env);
+        env.write("dir/a.txt", &original);
+        env.write("dir/b.txt", "b\n");
+        let mut args = base.to_vec();
+        args.extend_from_slice(extra);
+        let changed = || match extra[0] {
+            "-o" => fs::read(env.join("out")).is_ok_and(|o| o != original.as_bytes()),
+            "dir" => env.exists("dir.orig") && env.read("dir/a.txt") != original.as_bytes(),
+            _ => env.read("in.txt") != original.as_bytes(),
+        };
+        let (code, stderr) = interrupt_when(&env, &args, changed);
+        assert_eq!(code, Some(130), "{extra:?}: {stderr}");
+        assert!(stderr.contains("interrupted"), "{extra:?}: {stderr}");
+        assert!(!stderr.contains("resum"), "{extra:?}: {stderr}");
+    }
 }
