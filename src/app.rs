@@ -83,7 +83,21 @@ pub fn run(args: Args) -> Result<ExitCode> {
     plan.set_resume(persistent.resume);
     // a resume starts again from the original and replays the interrupted run (see resume.rs),
     // once INPUT passed a real run (`Session::verify_resume_point`)
-    let input = plan.resume_from(&input).unwrap_or(input);
+    let input = match plan.resume_from(&input) {
+        // every run counts: one leaves none for the resume point's
+        Some(_) if cfg.max_attempts == Some(1) => {
+            if !cfg.quiet {
+                eprintln!(
+                    "reduce: warning: not resuming: {} may be a result of an earlier run of this command, but --max-attempts 1 leaves no test run to check it with before trusting that run's record",
+                    cfg.input.display()
+                );
+            }
+            plan.refuse_resume()?;
+            input
+        }
+        Some(original) => original,
+        None => input,
+    };
     Session::start(cfg, check, input, algo, front, plan, persistent.verdicts)?.finish()
 }
 
@@ -403,6 +417,12 @@ impl Session {
         // a check beside the loop may still run, or may have failed and stopped the loop
         self.tester.await_check_and_rerun()?;
         reduced?;
+        // a resumed run that stopped before its replay passed the resume point ends with what
+        // INPUT holds: the smaller result, known interesting
+        let best = self.tester.best.clone();
+        if let Some(on_disk) = self.tester.sink_mut().settle(&best) {
+            self.tester.best = on_disk;
+        }
         let rechecked = self.try_empty_and_recheck()?;
         self.tester.progress.finish();
         let error = self.tester.error.take();

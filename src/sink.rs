@@ -227,6 +227,8 @@ impl SinkPlan {
             backup: self.backup,
             meta: self.meta.without_times(),
             resume: self.resume,
+            // a resumed run starts again from the original: INPUT keeps the resume point
+            held: self.resume_point,
         };
         if sink.backup.is_none() {
             sink.write(original)?;
@@ -242,6 +244,9 @@ pub struct Sink {
     meta: FileMeta,
     /// The resume record of an in-place run (dropped at its first write error).
     resume: Option<ResumeLog>,
+    /// What INPUT holds while a resumed run replays its way back: the resume point (known
+    /// interesting: it passed a real run), until a smaller result replaces it.
+    held: Option<Vec<u8>>,
 }
 
 impl Sink {
@@ -253,6 +258,7 @@ impl Sink {
             backup: None,
             meta: FileMeta::default(),
             resume: None,
+            held: None,
         }
     }
 
@@ -273,12 +279,14 @@ impl Sink {
         let Target::File(target) = &self.target else {
             return Ok(());
         };
+        // a resumed run on its way back: INPUT keeps the smaller resume point (see `settle`)
+        if self.held.as_ref().is_some_and(|h| bytes.len() >= h.len()) {
+            return Ok(());
+        }
+        self.held = None;
         if let Some(log) = &mut self.resume {
-            // a replay of the resumed run: INPUT holds a later result of it already
-            if log.replayed(bytes) {
-                return Ok(());
-            }
-            // the record first: a kill between the two leaves INPUT at a result it names
+            // the record first: a kill between the two leaves INPUT at a result it names (a
+            // result the record has already is not recorded again)
             if log.before_write(bytes).is_err() {
                 self.resume = None;
             }
@@ -293,6 +301,14 @@ impl Sink {
                 ),
             )
         })
+    }
+
+    /// What the run's result is, when the run ends with `best`: what INPUT holds, if a resumed
+    /// run stopped before its replay got below the resume point (`--max-attempts`, an
+    /// interrupt). `None`: INPUT holds `best`. So the report and the file on disk agree, and the
+    /// disk keeps the smallest known-interesting result.
+    pub fn settle(&mut self, best: &[u8]) -> Option<Vec<u8>> {
+        self.held.take().filter(|held| held.as_slice() != best)
     }
 
     /// The run ended on its own with `result`: the resume record says so (best effort).

@@ -447,3 +447,52 @@ fn an_interrupted_summary_says_how_to_resume_only_when_the_run_can_resume() {
         assert!(!stderr.contains("resum"), "{extra:?}: {stderr}");
     }
 }
+
+#[test]
+fn a_resumed_run_under_max_attempts_reports_the_file_on_disk() {
+    let env = TestEnv::new();
+    let original = slow(&env);
+    let args = ["--algo", "ddmin", "-j1", "-t", "./t.sh", "in.txt"];
+    // interrupted once in.txt is down to a quarter
+    let (code, stderr) = interrupt_when(&env, &args, || {
+        env.read("in.txt").len() * 4 < original.len()
+    });
+    assert_eq!(code, Some(130), "{stderr}");
+    let interrupted = env.read("in.txt");
+    for budget in ["2", "3", "5"] {
+        env.write("in.txt", &interrupted);
+        let mut again = args.to_vec();
+        again.extend(["--max-attempts", budget, "--stats-json", "s.json"]);
+        let run = env.run(&again);
+        run.expect_code(0)
+            .expect_stderr_contains(&["reduce: resuming"]);
+        let on_disk = env.read("in.txt");
+        let s: serde_json::Value = serde_json::from_slice(&env.read("s.json")).unwrap();
+        assert_eq!(
+            s["final_bytes"].as_u64(),
+            Some(on_disk.len() as u64),
+            "--max-attempts {budget}: the report is not the file on disk\n{}",
+            run.stderr
+        );
+        let summary = format!("-> {} bytes", on_disk.len());
+        assert!(run.stderr.contains(&summary), "{budget}: {}", run.stderr);
+        assert!(
+            on_disk.len() <= interrupted.len(),
+            "{budget}: the disk lost the smaller result"
+        );
+        assert!(
+            env.passes(&env.join("t.sh"), "in.txt", &on_disk),
+            "{budget}"
+        );
+    }
+    // a budget of one run leaves none to check the resume point with: no resume, and the
+    // budget holds (the refusal of in.txt.orig, as without a record)
+    env.write("in.txt", &interrupted);
+    let mut one = args.to_vec();
+    one.extend(["--max-attempts", "1"]);
+    let run = env.run(&one);
+    run.expect_code(2)
+        .expect_stderr_contains(&["not resuming", "--max-attempts 1", "in.txt.orig"]);
+    assert_bytes("in.txt", &interrupted, &env.read("in.txt"));
+    assert_bytes("in.txt.orig", original.as_bytes(), &env.read("in.txt.orig"));
+}
