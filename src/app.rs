@@ -70,25 +70,32 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Some(file) => RunLock::acquire(file)?,
         None => None,
     };
-    let persistent = crate::persist::open(&cfg, &check.identity());
+    let inputs: Vec<&Path> = match cfg.stdin {
+        true => Vec::new(),
+        false => vec![&cfg.input],
+    };
+    let persistent = crate::persist::open(&cfg, &check.identity(&inputs));
     if let Some(warning) = &persistent.warning
         && !cfg.quiet
     {
         eprintln!("{warning}");
     }
     plan.set_resume(persistent.resume);
-    // a resume starts again from the original and replays the interrupted run (see resume.rs)
+    // a resume starts again from the original and replays the interrupted run (see resume.rs),
+    // once INPUT passed a real run (`Session::verify_resume_point`)
     let input = match plan.resume_from(&input) {
-        Some(original) => {
+        // every run counts: one leaves none for the resume point's
+        Some(_) if cfg.max_attempts == Some(1) => {
             if !cfg.quiet {
                 eprintln!(
-                    "reduce: resuming: {} is a result of an earlier, interrupted or finished run of this command; replaying it from its original, which stays in {}",
-                    cfg.input.display(),
-                    backup_path(&cfg.input).display()
+                    "reduce: warning: not resuming: {} may be a result of an earlier run of this command, but --max-attempts 1 leaves no test run to check it with before trusting that run's record",
+                    cfg.input.display()
                 );
             }
-            original
+            plan.refuse_resume()?;
+            input
         }
+        Some(original) => original,
         None => input,
     };
     Session::start(cfg, check, input, algo, front, plan, persistent.verdicts)?.finish()
@@ -310,7 +317,7 @@ impl Session {
             session.early = Some(EarlyParse::start_listing(front, best, listing));
         }
         session.tester.set_disk_cache(verdicts);
-        session.tester.preload_interesting(&plan.known_results());
+        let plan = session.verify_resume_point(plan)?;
         session.check_original(plan)?;
         Ok(session)
     }
@@ -338,6 +345,12 @@ impl Session {
         // a check beside the loop may still run, or may have failed and stopped the loop
         self.tester.await_check_and_rerun()?;
         reduced?;
+        // a resumed run that stopped before its replay passed the resume point ends with what
+        // INPUT holds: the smaller result, known interesting
+        let best = self.tester.best.clone();
+        if let Some(on_disk) = self.tester.sink_mut().settle(&best) {
+            self.tester.best = on_disk;
+        }
         let rechecked = self.try_empty_and_recheck()?;
         self.tester.progress.finish();
         let error = self.tester.error.take();
@@ -357,6 +370,10 @@ impl Session {
         let ending = crate::reduction::after_recheck(interrupted, confirmed);
         if ending.0 {
             self.completion = "interrupted".into();
+        } else if error.is_none() {
+            // a later run with another test knows INPUT is this run's result
+            let best = self.tester.best.clone();
+            self.tester.sink_mut().finished(&best);
         }
         // the result reaches stdout or a device even when the run ended early
         let emitted = self.tester.sink().finish(&self.tester.best);
@@ -429,6 +446,7 @@ impl Session {
             stats: self.tester.stats.clone(),
             passes: self.passes.clone(),
             files: Vec::new(),
+            resumable: sink.resumable(),
         }
     }
 

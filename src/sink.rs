@@ -82,6 +82,9 @@ pub struct SinkPlan {
     meta: FileMeta,
     force: bool,
     resume: Option<ResumeLog>,
+    /// INPUT's bytes, when the resume record says they are a result of this command's earlier
+    /// run (set by [`SinkPlan::resume_from`]; not trusted before a real run of the test).
+    resume_point: Option<Vec<u8>>,
 }
 
 impl SinkPlan {
@@ -115,6 +118,7 @@ impl SinkPlan {
             meta,
             force,
             resume: None,
+            resume_point: None,
         })
     }
 
@@ -125,12 +129,61 @@ impl SinkPlan {
         }
     }
 
-    /// When INPUT (`input`) is a result of the interrupted run that saved a differing
-    /// `INPUT.orig`, this run resumes it: the original to start from (the backup's content).
+    /// When the record says INPUT (`input`) is a result of the earlier run that saved a
+    /// differing `INPUT.orig`, this run resumes it: the original to start from (the backup's
+    /// content). The claim holds only once INPUT passes a real run of the test
+    /// ([`SinkPlan::resume_point`], [`SinkPlan::refuse_resume`]).
     pub fn resume_from(&mut self, input: &[u8]) -> Option<Vec<u8>> {
         let log = self.resume.as_mut()?;
         let backup = fs::read(self.backup.as_ref()?).ok()?;
-        (backup != input && log.resumes(input, &backup)).then_some(backup)
+        let claimed = backup != input && log.resumes(input, &backup);
+        self.resume_point = claimed.then(|| input.to_vec());
+        claimed.then_some(backup)
+    }
+
+    /// INPUT, when the run would resume from it: the test must pass on it before the record's
+    /// results are trusted.
+    pub fn resume_point(&self) -> Option<&[u8]> {
+        self.resume_point.as_deref()
+    }
+
+    /// The resume point failed its real run: the record is not trusted and the run does not
+    /// resume. Without `--force`, the refusal of a differing `INPUT.orig` applies (as without a
+    /// record); with it, `Ok`: the caller goes on as without a record.
+    pub fn refuse_resume(&mut self) -> Result<()> {
+        let point = self.resume_point.take().unwrap_or_default();
+        let refusal = self.refusal(&point);
+        self.resume = None;
+        match refusal {
+            Some(refusal) if !self.force => Err(refusal),
+            _ => Ok(()),
+        }
+    }
+
+    /// The refusal of a differing `INPUT.orig` when INPUT holds `input` (`None`: no backup, or
+    /// an identical one): it says whether the record knows the backup as the original of a run
+    /// that finished with `input` as its result.
+    fn refusal(&self, input: &[u8]) -> Option<anyhow::Error> {
+        let backup = self.backup.as_ref()?;
+        let saved = fs::read(backup).ok()?;
+        if saved == input {
+            return None;
+        }
+        let finished = self
+            .resume
+            .as_ref()
+            .is_some_and(|log| log.finished_with(input, &saved));
+        Some(match finished {
+            true => fail(
+                FailureKind::Usage,
+                format!(
+                    "{b} is the original of an earlier run that finished, and {i} is its result: to reduce it further with another test, move {b} away, or pass --force (keeps it as {b}.N), or use -o",
+                    b = backup.display(),
+                    i = self.shown.as_deref().unwrap_or(backup).display(),
+                ),
+            ),
+            false => backup_refusal(backup, ("input", "-o")),
+        })
     }
 
     /// The results the resumed run wrote: all known interesting.
@@ -152,6 +205,13 @@ impl SinkPlan {
     /// holds an interesting file.
     pub fn open(mut self, original: &[u8]) -> Result<Sink> {
         if let Some(backup) = &self.backup {
+            // with a record, the refusal may know more (save_backup refuses the same otherwise)
+            if !self.force
+                && self.resume.is_some()
+                && let Some(refusal) = self.refusal(original)
+            {
+                return Err(refusal);
+            }
             save_backup(backup, original, self.force, &self.meta)?;
         }
         if self
@@ -167,6 +227,8 @@ impl SinkPlan {
             backup: self.backup,
             meta: self.meta.without_times(),
             resume: self.resume,
+            // a resumed run starts again from the original: INPUT keeps the resume point
+            held: self.resume_point,
         };
         if sink.backup.is_none() {
             sink.write(original)?;
@@ -182,6 +244,9 @@ pub struct Sink {
     meta: FileMeta,
     /// The resume record of an in-place run (dropped at its first write error).
     resume: Option<ResumeLog>,
+    /// What INPUT holds while a resumed run replays its way back: the resume point (known
+    /// interesting: it passed a real run), until a smaller result replaces it.
+    held: Option<Vec<u8>>,
 }
 
 impl Sink {
@@ -193,7 +258,13 @@ impl Sink {
             backup: None,
             meta: FileMeta::default(),
             resume: None,
+            held: None,
         }
+    }
+
+    /// Whether running the same command again resumes this run: it keeps a resume record.
+    pub fn resumable(&self) -> bool {
+        self.resume.is_some()
     }
 
     /// The output path as the user named it (`None`: stdout).
@@ -208,12 +279,14 @@ impl Sink {
         let Target::File(target) = &self.target else {
             return Ok(());
         };
+        // a resumed run on its way back: INPUT keeps the smaller resume point (see `settle`)
+        if self.held.as_ref().is_some_and(|h| bytes.len() >= h.len()) {
+            return Ok(());
+        }
+        self.held = None;
         if let Some(log) = &mut self.resume {
-            // a replay of the resumed run: INPUT holds a later result of it already
-            if log.replayed(bytes) {
-                return Ok(());
-            }
-            // the record first: a kill between the two leaves INPUT at a result it names
+            // the record first: a kill between the two leaves INPUT at a result it names (a
+            // result the record has already is not recorded again)
             if log.before_write(bytes).is_err() {
                 self.resume = None;
             }
@@ -228,6 +301,23 @@ impl Sink {
                 ),
             )
         })
+    }
+
+    /// What the run's result is, when the run ends with `best`: what INPUT holds, if a resumed
+    /// run stopped before its replay got below the resume point (`--max-attempts`, an
+    /// interrupt). `None`: INPUT holds `best`. So the report and the file on disk agree, and the
+    /// disk keeps the smallest known-interesting result.
+    pub fn settle(&mut self, best: &[u8]) -> Option<Vec<u8>> {
+        self.held.take().filter(|held| held.as_slice() != best)
+    }
+
+    /// The run ended on its own with `result`: the resume record says so (best effort).
+    pub fn finished(&mut self, result: &[u8]) {
+        if let Some(log) = &mut self.resume
+            && log.finish(result).is_err()
+        {
+            self.resume = None;
+        }
     }
 
     /// Writes the final result where only the final result goes: stdout, a pipe, a device.
@@ -327,13 +417,7 @@ pub fn make_way_for_backup(
         return Ok(true);
     }
     if !force {
-        return Err(fail(
-            FailureKind::Usage,
-            format!(
-                "{b} already exists and differs from the {what}: it is very likely the original of an earlier run that was interrupted (the {what} then holds that run's partial result); keep it: move it away, or pass --force to keep it as {b}.N and back up the current {what}, or use {output}",
-                b = backup.display()
-            ),
-        ));
+        return Err(backup_refusal(backup, (what, output)));
     }
     let kept = next_free(backup);
     fs::rename(backup, &kept).map_err(|e| {
@@ -347,6 +431,17 @@ pub fn make_way_for_backup(
         )
     })?;
     Ok(false)
+}
+
+/// The refusal of a differing `backup` (exit 2): keep it.
+fn backup_refusal(backup: &Path, (what, output): (&str, &str)) -> anyhow::Error {
+    fail(
+        FailureKind::Usage,
+        format!(
+            "{b} already exists and differs from the {what}: it is very likely the original of an earlier run that was interrupted (the {what} then holds that run's partial result); keep it: move it away, or pass --force to keep it as {b}.N and back up the current {what}, or use {output}",
+            b = backup.display()
+        ),
+    )
 }
 
 /// Saves the original as `INPUT.orig`. An existing, different one is kept: without `--force`

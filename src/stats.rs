@@ -54,6 +54,9 @@ pub struct Record {
     /// Per-file sizes of a multi-file run, in path order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub files: Vec<FileSizes>,
+    /// Running the same command again resumes this run (in place, with its resume record).
+    #[serde(skip)]
+    pub resumable: bool,
 }
 
 /// One file of a multi-file run.
@@ -107,6 +110,9 @@ pub fn summary(r: &Record) -> String {
         }
         (Some(o), None) => out.push_str(&format!("\nreduce: result in {o}")),
         _ => out.push_str("\nreduce: result written to stdout"),
+    }
+    if r.completion == "interrupted" && r.resumable {
+        out.push_str("\nreduce: to resume, run the same command again");
     }
     out
 }

@@ -206,6 +206,10 @@ impl Tester {
         &self.sink
     }
 
+    pub fn sink_mut(&mut self) -> &mut Sink {
+        &mut self.sink
+    }
+
     pub fn width(&self) -> usize {
         self.pool.width()
     }

@@ -18,6 +18,48 @@ use crate::sink::SinkPlan;
 use crate::tester::{CheckHooks, Tester};
 
 impl Session {
+    /// When the run would resume (the record says INPUT is a result of this command's earlier
+    /// run), INPUT must pass one real run of the test before the record's results are trusted
+    /// (they are then known interesting: the replay does not run them again). If it does not,
+    /// the run says so and does not resume: without `--force` the refusal of the differing
+    /// `INPUT.orig` applies; with it, INPUT is the original, as without a record, and its check
+    /// has just failed.
+    pub(super) fn verify_resume_point(&mut self, mut plan: SinkPlan) -> Result<SinkPlan> {
+        let Some(point) = plan.resume_point().map(<[u8]>::to_vec) else {
+            return Ok(plan);
+        };
+        let outcome = self.tester.run_script(&point)?;
+        let input = self.cfg.input.display();
+        if outcome.interesting {
+            if !self.cfg.quiet {
+                eprintln!(
+                    "reduce: resuming: {input} is a result of an earlier, interrupted or finished run of this command, and still interesting; replaying it from its original, which stays in {}",
+                    crate::sink::backup_path(&self.cfg.input).display()
+                );
+            }
+            self.tester.preload_interesting(&plan.known_results());
+            return Ok(plan);
+        }
+        if outcome.status != RunStatus::Interrupted && !crate::signal::interrupted() {
+            if !self.cfg.quiet {
+                eprintln!(
+                    "reduce: warning: not resuming: {input} is a result of an earlier run of this command, but the test finds it not interesting now (did the test, or what it runs, change?), so that run's results are not trusted"
+                );
+            }
+            plan.refuse_resume()?;
+        }
+        // interrupted, or (with --force) INPUT is the original and not interesting
+        let conclusion = Conclusion {
+            cfg: self.cfg.clone(),
+            check: self.check.clone(),
+            original: point,
+            plan,
+        };
+        Err(conclusion
+            .judge(&outcome)
+            .expect_err("an outcome that is not interesting fails"))
+    }
+
     /// Checks the original, at once or beside the loop; the output opens when it passes.
     pub(super) fn check_original(&mut self, plan: SinkPlan) -> Result<()> {
         // with workers to spare, the re-run for flakiness runs alongside (no wait for it)

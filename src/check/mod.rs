@@ -120,35 +120,55 @@ impl Check {
         }
     }
 
-    /// The bytes that identify this test: the form, the script's path and contents (or the
-    /// command's words), and the conditions. Two runs with the same identity run the same test,
-    /// as far as `reduce` can tell (a program or compiler the test calls may have changed).
-    pub fn identity(&self) -> Vec<u8> {
+    /// The bytes that identify this test: the form, the script's path (or the command's words),
+    /// the conditions, and the path and a hash of the bytes of every file the test names that
+    /// exists: the script, the program after `--`, and every word after `--` or in a `-c`
+    /// command (split as the shell would) that is the absolute path of a regular file, except
+    /// the `inputs` themselves (they change as the run goes). Two runs with the same identity
+    /// run the same test, as far as `reduce` can tell (a program or compiler the test finds on
+    /// its own may have changed).
+    pub fn identity(&self, inputs: &[&Path]) -> Vec<u8> {
         let mut id = Vec::new();
         let mut field = |bytes: &[u8]| {
             id.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
             id.extend_from_slice(bytes);
         };
-        match &self.command {
+        let named: Vec<OsString> = match &self.command {
             TestCommand::Script(path) => {
                 field(b"script");
                 field(path.as_os_str().as_bytes());
-                field(&std::fs::read(path).unwrap_or_default());
+                vec![path.clone().into_os_string()]
             }
             TestCommand::Shell(command) => {
                 field(b"shell");
                 field(command.as_bytes());
+                let words = shlex::split(command)
+                    .unwrap_or_else(|| command.split_whitespace().map(String::from).collect());
+                words.into_iter().map(OsString::from).collect()
             }
             TestCommand::Argv(words) => {
                 field(b"argv");
                 for w in words {
                     field(w.as_bytes());
                 }
+                words.clone()
             }
-        }
+        };
         field(b"conditions");
         for flag in self.conditions.flags() {
             field(flag.as_bytes());
+        }
+        let inputs: Vec<(u64, u64)> = inputs.iter().filter_map(|p| file_id(p)).collect();
+        for word in named {
+            let path = Path::new(&word);
+            if !path.is_absolute() || file_id(path).is_some_and(|id| inputs.contains(&id)) {
+                continue;
+            }
+            if let Some(digest) = file_digest(path) {
+                field(b"file");
+                field(word.as_bytes());
+                field(&digest.to_le_bytes());
+            }
         }
         id
     }
@@ -189,6 +209,32 @@ impl Check {
                 }
                 parts.join(" ")
             }
+        }
+    }
+}
+
+/// The device and inode of an existing file.
+fn file_id(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+}
+
+/// The xxh3-128 hash of a regular file's bytes, read in blocks; `None` if `path` is not a
+/// regular file or cannot be read.
+fn file_digest(path: &Path) -> Option<u128> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path).ok()?;
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+    let mut block = vec![0u8; 64 << 10];
+    loop {
+        match file.read(&mut block) {
+            Ok(0) => return Some(hasher.digest128()),
+            Ok(n) => hasher.update(&block[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return None,
         }
     }
 }
@@ -291,14 +337,14 @@ mod tests {
     fn the_identity_changes_with_the_command_and_the_conditions() {
         let a = check(TestCommand::Shell("grep -q a {}".into()));
         let b = check(TestCommand::Shell("grep -q b {}".into()));
-        assert_ne!(a.identity(), b.identity());
+        assert_ne!(a.identity(&[]), b.identity(&[]));
         let mut a2 = a.clone();
         a2.conditions.expect = Expect::Signal(None);
-        assert_ne!(a.identity(), a2.identity());
-        assert_eq!(a.identity(), a.clone().identity());
+        assert_ne!(a.identity(&[]), a2.identity(&[]));
+        assert_eq!(a.identity(&[]), a.clone().identity(&[]));
         // the form is part of it: the same words as a program are another test
         let argv = check(TestCommand::Argv(vec!["grep -q a {}".into()]));
-        assert_ne!(a.identity(), argv.identity());
+        assert_ne!(a.identity(&[]), argv.identity(&[]));
     }
 
     #[test]
@@ -307,9 +353,46 @@ mod tests {
         let path = dir.path().join("t.sh");
         std::fs::write(&path, "#!/bin/sh\nexit 0\n").unwrap();
         let c = check(TestCommand::Script(path.clone()));
-        let before = c.identity();
+        let before = c.identity(&[]);
         std::fs::write(&path, "#!/bin/sh\nexit 1\n").unwrap();
-        assert_ne!(before, c.identity());
+        assert_ne!(before, c.identity(&[]));
+    }
+
+    #[test]
+    fn the_identity_covers_the_files_a_command_or_a_program_names_but_not_the_input() {
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("t.sh");
+        let data = dir.path().join("data file");
+        let input = dir.path().join("in.c");
+        for p in [&script, &data, &input] {
+            std::fs::write(p, "1").unwrap();
+        }
+        let (s, d, i) = (
+            script.to_str().unwrap(),
+            data.to_str().unwrap(),
+            input.to_str().unwrap(),
+        );
+        let shell = check(TestCommand::Shell(format!(
+            "{s} {{}} && grep -q x {} {i}",
+            shell_quote(d)
+        )));
+        let argv = check(TestCommand::Argv(vec![
+            s.into(),
+            "@@".into(),
+            d.into(),
+            i.into(),
+        ]));
+        for c in [shell, argv] {
+            let before = c.identity(&[&input]);
+            std::fs::write(&input, "2").unwrap();
+            assert_eq!(before, c.identity(&[&input]), "the input is left out");
+            for p in [&script, &data] {
+                std::fs::write(p, "2").unwrap();
+                assert_ne!(before, c.identity(&[&input]), "{}", p.display());
+                std::fs::write(p, "1").unwrap();
+                assert_eq!(before, c.identity(&[&input]));
+            }
+        }
     }
 
     #[test]

@@ -371,6 +371,8 @@ impl Session {
             stats: self.tester.stats.clone(),
             passes: self.passes.clone(),
             files,
+            // no resume record for many files (yet)
+            resumable: false,
         }
     }
 

@@ -16,4 +16,5 @@ mod rewrites;
 mod safety;
 mod shapes;
 mod speed;
+mod store;
 mod util;
