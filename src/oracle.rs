@@ -457,7 +457,7 @@ impl ScriptOracle {
             }
             last = launcher::read_status(&status);
             match last {
-                launcher::JobStatus::Exited(124) => return Ok((RunStatus::TimedOut, output)),
+                launcher::JobStatus::TimedOut => return Ok((RunStatus::TimedOut, output)),
                 launcher::JobStatus::Exited(code) => return Ok((RunStatus::Exited(code), output)),
                 _ => {}
             }

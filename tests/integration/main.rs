@@ -12,6 +12,7 @@ mod pipes;
 mod props;
 mod resume;
 mod rewrites;
+mod runner;
 mod safety;
 mod speed;
 mod util;
