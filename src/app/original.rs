@@ -10,7 +10,7 @@ use std::time::Duration;
 use anyhow::Result;
 
 use super::{CHEAP_TEST, Session, absolute, default_timeout};
-use crate::check::{Check, shell_quote};
+use crate::check::{Check, shell_quote_os};
 use crate::cli::{self, Config};
 use crate::exit::{FailureKind, fail};
 use crate::oracle::{Outcome, RunStatus};
@@ -136,14 +136,10 @@ impl Conclusion {
     }
 
     fn not_interesting_message(&self, outcome: &Outcome) -> String {
-        let name = self
-            .cfg
-            .candidate_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let name = self.cfg.candidate_name().unwrap_or_default();
         let source = match self.cfg.stdin {
             true => "SAVED-STDIN".to_string(),
-            false => shell_quote(&absolute(&self.cfg.input).to_string_lossy()),
+            false => shell_quote_os(absolute(&self.cfg.input).as_os_str()),
         };
         let timeout = self.cfg.timeout.unwrap_or(cli::MAX_DEFAULT_TIMEOUT);
         let mut why = match outcome.unmet.is_empty() {
@@ -164,7 +160,7 @@ impl Conclusion {
         format!(
             "the original input is not interesting: {} {why}; nothing was changed. Check it by hand{note}:\n  d=$(mktemp -d) && cp -- {source} \"$d\"/{} && (cd \"$d\" && {}; echo \"exit status: $?\")",
             self.check.describe(),
-            shell_quote(&name),
+            shell_quote_os(&name),
             self.check.recipe(&name),
         )
     }

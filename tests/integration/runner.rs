@@ -66,3 +66,66 @@ fn through_a_launcher_a_test_that_exits_124_itself_is_not_a_timeout() {
     run.expect_code(0);
     assert_eq!(env.read("out.txt"), b"needle\n");
 }
+
+/// `in<0xff>.txt`: a file name that is not UTF-8.
+fn not_utf8_name() -> std::ffi::OsString {
+    use std::os::unix::ffi::OsStringExt;
+    std::ffi::OsString::from_vec(b"in\xff.txt".to_vec())
+}
+
+#[test]
+fn a_shell_command_gets_a_file_name_that_is_not_utf8_byte_for_byte() {
+    let env = TestEnv::new();
+    let name = not_utf8_name();
+    env.write(&name, "a\nneedle\nb\n");
+    let mut args: Vec<std::ffi::OsString> =
+        ["-q", "-j1", "-c", "grep -q needle {}", "-o", "out.txt"]
+            .iter()
+            .map(Into::into)
+            .collect();
+    args.push(name.clone());
+    let run = env.run(&args);
+    run.expect_code(0);
+    assert_eq!(env.read("out.txt"), b"needle\n");
+    assert_eq!(env.read(&name), b"a\nneedle\nb\n", "the input is untouched");
+}
+
+#[test]
+fn the_check_it_by_hand_recipe_names_a_file_that_is_not_utf8() {
+    let env = TestEnv::new();
+    let name = not_utf8_name();
+    env.write(&name, "a\n");
+    // 9 if {} names no file, 1 (not interesting) if it does
+    for test in [
+        vec!["-c".into(), "test -f {} || exit 9; exit 1".into()],
+        vec![
+            "-c".into(),
+            "test -f \"$1\" && test -f \"./$(basename \"$1\")\" || exit 9; exit 1".into(),
+        ],
+    ] {
+        let mut args: Vec<std::ffi::OsString> = vec!["-j1".into()];
+        args.extend(test);
+        args.extend(["-o".into(), "out.txt".into(), name.clone()]);
+        let run = env.run(&args);
+        run.expect_code(3);
+        let recipe = run
+            .stderr
+            .lines()
+            .find(|l| l.trim_start().starts_with("d=$(mktemp -d)"))
+            .unwrap_or_else(|| panic!("no recipe in:\n{}", run.stderr));
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(recipe)
+            .current_dir(env.path())
+            .env("TMPDIR", env.path())
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            said.contains("exit status: 1"),
+            "the recipe {recipe:?} gave {said:?} {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
