@@ -41,6 +41,7 @@ Register-ArgumentCompleter -Native -CommandName 'reduce' -ScriptBlock {
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'Parse the input as this language, whatever its extension [default: by extension; text (a tree of lines, brackets and indentation) for any other text file]')
             [CompletionResult]::new('--max-attempts', '--max-attempts', [CompletionResultType]::ParameterName, 'At most this many test runs in all, the check of the original included (the best result so far is kept)')
             [CompletionResult]::new('--cache-size', '--cache-size', [CompletionResultType]::ParameterName, 'Bound of the persistent cache, in bytes or with a K, M or G suffix (the least recently used tests'' verdicts go first)')
+            [CompletionResult]::new('--max-stdin', '--max-stdin', [CompletionResultType]::ParameterName, 'With INPUT ''-'': read at most this many bytes from stdin, in bytes or with a K, M or G suffix; a longer stream stops the run (exit 4) before any test runs')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the result here instead of in place (''-'' = stdout; a directory for several files)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the result here instead of in place (''-'' = stdout; a directory for several files)')
             [CompletionResult]::new('--stats-json', '--stats-json', [CompletionResultType]::ParameterName, 'Write a JSON record of the run here')

@@ -38,6 +38,7 @@ set edit:completion:arg-completer[reduce] = {|@words|
             cand --lang 'Parse the input as this language, whatever its extension [default: by extension; text (a tree of lines, brackets and indentation) for any other text file]'
             cand --max-attempts 'At most this many test runs in all, the check of the original included (the best result so far is kept)'
             cand --cache-size 'Bound of the persistent cache, in bytes or with a K, M or G suffix (the least recently used tests'' verdicts go first)'
+            cand --max-stdin 'With INPUT ''-'': read at most this many bytes from stdin, in bytes or with a K, M or G suffix; a longer stream stops the run (exit 4) before any test runs'
             cand -o 'Write the result here instead of in place (''-'' = stdout; a directory for several files)'
             cand --output 'Write the result here instead of in place (''-'' = stdout; a directory for several files)'
             cand --stats-json 'Write a JSON record of the run here'

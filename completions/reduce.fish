@@ -30,6 +30,7 @@ lua\t''
 text\t''"
 complete -c reduce -l max-attempts -d 'At most this many test runs in all, the check of the original included (the best result so far is kept)' -r
 complete -c reduce -l cache-size -d 'Bound of the persistent cache, in bytes or with a K, M or G suffix (the least recently used tests\' verdicts go first)' -r
+complete -c reduce -l max-stdin -d 'With INPUT \'-\': read at most this many bytes from stdin, in bytes or with a K, M or G suffix; a longer stream stops the run (exit 4) before any test runs' -r
 complete -c reduce -s o -l output -d 'Write the result here instead of in place (\'-\' = stdout; a directory for several files)' -r -F
 complete -c reduce -l stats-json -d 'Write a JSON record of the run here' -r -F
 complete -c reduce -l generate-completions -d 'Print shell completions and exit' -r -f -a "bash\t''

@@ -222,6 +222,11 @@ pub struct Args {
     #[arg(long, value_name = "SIZE", default_value = "256M", value_parser = parse_size, help_heading = "Reduction options")]
     pub cache_size: u64,
 
+    /// With INPUT '-': read at most this many bytes from stdin, in bytes or with a K, M or G
+    /// suffix; a longer stream stops the run (exit 4) before any test runs
+    #[arg(long, value_name = "SIZE", default_value = crate::stdin::DEFAULT_MAX_STDIN, value_parser = parse_size, help_heading = "Reduction options")]
+    pub max_stdin: u64,
+
     /// Remove the persistent cache (verdicts and resume records) and exit
     #[arg(long, conflicts_with_all = ["input", "test"])]
     pub clear_cache: bool,
@@ -329,6 +334,8 @@ pub struct Config {
     /// Keep verdicts and the resume record on disk.
     pub persistent_cache: bool,
     pub cache_size: u64,
+    /// The most bytes read from stdin (`--max-stdin`).
+    pub max_stdin: u64,
     pub rewrites: bool,
     pub thorough: bool,
     pub rename: bool,
@@ -423,6 +430,7 @@ impl Args {
             cache: !self.no_cache,
             persistent_cache: !self.no_persistent_cache,
             cache_size: self.cache_size,
+            max_stdin: self.max_stdin,
             rewrites: !self.no_rewrites,
             thorough: self.thorough,
             rename: self.rename,

@@ -129,3 +129,108 @@ fn the_check_it_by_hand_recipe_names_a_file_that_is_not_utf8() {
         );
     }
 }
+
+/// Waits until `pid` has handlers for SIGINT, SIGTERM and SIGHUP (its `SigCgt` mask), so a
+/// signal sent now is one `reduce` handles, not one that kills it before it set up.
+fn wait_for_handlers(pid: u32) {
+    let wanted = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP]
+        .iter()
+        .fold(0u64, |m, &s| m | 1 << (s - 1));
+    let give_up = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        let caught = status
+            .lines()
+            .find_map(|l| l.strip_prefix("SigCgt:"))
+            .and_then(|m| u64::from_str_radix(m.trim(), 16).ok())
+            .unwrap_or(0);
+        if caught & wanted == wanted {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < give_up,
+            "reduce never installed its handlers"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn a_signal_stops_a_run_waiting_on_a_stdin_that_never_ends() {
+    use std::process::Stdio;
+    use std::time::Duration;
+    let env = TestEnv::new();
+    for (signal, code) in [
+        (libc::SIGTERM, 143),
+        (libc::SIGINT, 130),
+        (libc::SIGHUP, 129),
+    ] {
+        let mut child = env
+            .command(["-q", "-c", "true", "-"])
+            .stdin(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // the write end stays open (and silent) until the child is gone
+        let _writer = child.stdin.take().unwrap();
+        wait_for_handlers(child.id());
+        std::thread::sleep(Duration::from_millis(200));
+        // SAFETY: kill has no memory-safety preconditions; the pid is our child's.
+        unsafe { libc::kill(child.id() as i32, signal) };
+        let status = crate::util::wait_at_most(&mut child, Duration::from_secs(10));
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+        assert_eq!(status.code(), Some(code), "signal {signal}: {stderr}");
+        assert!(
+            stderr.starts_with("reduce: error: ") && stderr.lines().count() == 1,
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
+fn an_endless_stdin_stops_at_max_stdin_with_exit_4() {
+    use std::process::{Command, Stdio};
+    use std::time::Duration;
+    let env = TestEnv::new();
+    let mut yes = Command::new("yes")
+        .stdout(Stdio::piped())
+        .stdin(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut child = env
+        .command(["-q", "-c", "true", "--max-stdin", "1M", "-"])
+        .stdin(yes.stdout.take().unwrap())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status = crate::util::wait_at_most(&mut child, Duration::from_secs(30));
+    let _ = yes.kill();
+    let _ = yes.wait();
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert_eq!(status.code(), Some(4), "{stderr}");
+    assert!(
+        stderr.starts_with("reduce: error: ")
+            && stderr.lines().count() == 1
+            && stderr.contains("--max-stdin"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn max_stdin_takes_sizes_and_a_stream_within_it_is_reduced() {
+    let env = TestEnv::new();
+    let mut child = env
+        .command(["-q", "-c", "grep -q needle {}", "--max-stdin", "1K", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), b"a\nneedle\nb\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.stdout, b"needle\n");
+    let bad = env.run(["-c", "true", "--max-stdin", "1X", "-"]);
+    bad.expect_code(2);
+}
