@@ -15,6 +15,9 @@ pub const MIN_DEFAULT_TIMEOUT: Duration = Duration::from_secs(1);
 pub const MAX_DEFAULT_TIMEOUT: Duration = Duration::from_secs(300);
 /// The largest --timeout accepted: a week.
 pub const MAX_TIMEOUT: Duration = Duration::from_secs(7 * 24 * 3600);
+/// The largest -j accepted: a thread and a directory per worker; enough for a cluster's jobs in
+/// flight through --launcher.
+pub const MAX_JOBS: usize = 1024;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Algo {
@@ -155,7 +158,8 @@ pub struct Args {
     #[arg(long, value_name = "SECS", help_heading = "Oracle options")]
     pub timeout: Option<f64>,
 
-    /// Run this many tests at once (the result does not depend on it) [default: number of cores]
+    /// Run this many tests at once, at most 1024 (the result does not depend on it) [default:
+    /// number of cores]
     #[arg(short, long, value_name = "N", help_heading = "Oracle options")]
     pub jobs: Option<usize>,
 
@@ -369,8 +373,14 @@ impl Args {
             Some(t) => Some(Duration::from_secs_f64(t)),
             None => None,
         };
-        if self.jobs == Some(0) {
-            return Err(usage("--jobs must be at least 1".into()));
+        match self.jobs {
+            Some(0) => return Err(usage("--jobs must be at least 1".into())),
+            Some(n) if n > MAX_JOBS => {
+                return Err(usage(format!(
+                    "--jobs must be at most {MAX_JOBS}, not {n} (with --launcher too: {MAX_JOBS} jobs in flight is the most)"
+                )));
+            }
+            _ => {}
         }
         if self.max_attempts == Some(0) {
             return Err(usage(
@@ -393,9 +403,9 @@ impl Args {
             }
             None => None,
         };
-        let jobs = self
-            .jobs
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let jobs = self.jobs.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_JOBS))
+        });
         let command = match (self.test, self.command, self.program) {
             (Some(script), _, _) => TestCommand::Script(script),
             (None, Some(command), _) => TestCommand::Shell(command),

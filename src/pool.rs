@@ -220,8 +220,11 @@ impl Pool {
 impl Drop for Pool {
     fn drop(&mut self) {
         self.drain();
+        // every channel closes first: the workers end their loops and clean up side by side
         for w in &mut self.workers {
-            w.jobs = None; // closes the channel: the worker's loop ends
+            w.jobs = None;
+        }
+        for w in &mut self.workers {
             if let Some(h) = w.handle.take() {
                 let _ = h.join();
             }

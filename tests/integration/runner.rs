@@ -234,3 +234,60 @@ fn max_stdin_takes_sizes_and_a_stream_within_it_is_reduced() {
     let bad = env.run(["-c", "true", "--max-stdin", "1X", "-"]);
     bad.expect_code(2);
 }
+
+#[test]
+fn jobs_past_the_bound_are_a_usage_error() {
+    let env = TestEnv::new();
+    env.write("in.txt", crate::util::lines_with(31, 7, "needle"));
+    for jobs in ["1025", "100000"] {
+        let run = env.run(["-j", jobs, "-c", "grep -q needle {}", "in.txt"]);
+        run.expect_code(2)
+            .expect_one_line_error()
+            .expect_stderr_contains(&["--jobs", "1024"]);
+        assert!(!env.exists("in.txt.orig"), "nothing ran");
+    }
+}
+
+#[test]
+fn sigterm_at_the_widest_jobs_is_prompt_and_leaves_no_worker_dirs_or_lock() {
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let env = TestEnv::new();
+    let original = crate::util::lines_with(31, 7, "needle");
+    env.write("in.txt", &original);
+    let log = env.join("started.log");
+    let test = env.script(
+        "t.sh",
+        &format!("echo . >> '{}'\nsleep 60\n", log.display()),
+    );
+    let mut child = env
+        .command(["-q", "-j", "1024", "--timeout", "100", "--test"])
+        .arg(&test)
+        .arg("in.txt")
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // wait until the test runs wide: the check and hundreds of speculative candidates
+    let give_up = Instant::now() + Duration::from_secs(60);
+    while std::fs::read_to_string(&log).map_or(0, |s| s.lines().count()) < 300 {
+        assert!(Instant::now() < give_up, "the tests never ran wide");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let start = Instant::now();
+    // SAFETY: kill has no memory-safety preconditions; the pid is our child's.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let status = crate::util::wait_at_most(&mut child, Duration::from_secs(60));
+    let took = start.elapsed();
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert_eq!(status.code(), Some(143), "{stderr}");
+    assert!(
+        took < Duration::from_secs(8),
+        "SIGTERM took {took:?} to end the run"
+    );
+    let left = env.entries_starting_with(&env.path(), "reduce-");
+    assert!(left.is_empty(), "worker directories left: {}", left.len());
+    assert!(!env.exists(".in.txt.reduce-lock"), "the lock is left");
+    assert_eq!(env.read("in.txt"), original.as_bytes(), "nothing committed");
+}
