@@ -354,6 +354,8 @@ impl ScriptOracle {
             _ => format!("the test {}", quote_words(argv)),
         };
         spawn_retrying_busy(&mut command).map_err(|e| match e.raw_os_error() {
+            // the spawn opens /dev/null for the test's stdin: not the test's fault
+            _ if ensure_dev_null().is_err() => ensure_dev_null().unwrap_err(),
             Some(libc::ENOEXEC) => fail(
                 FailureKind::BadScript,
                 format!(
@@ -509,6 +511,21 @@ impl Drop for ScriptOracle {
         if fs::set_permissions(self.work.path(), Permissions::from_mode(0o700)).is_ok() {
             clear_dir(self.work.path());
         }
+    }
+}
+
+/// `/dev/null` must open: every test reads its stdin from it, and the output nobody captures
+/// goes there. Checked once before the first run (and again when a spawn fails), so that its
+/// absence (a container or chroot without `/dev`) is named as such, not blamed on the test.
+pub fn ensure_dev_null() -> anyhow::Result<()> {
+    match OpenOptions::new().read(true).write(true).open("/dev/null") {
+        Ok(_) => Ok(()),
+        Err(e) => Err(fail(
+            FailureKind::Io,
+            format!(
+                "cannot open /dev/null ({e}): every test reads its stdin from it and writes its discarded output to it; run reduce where /dev/null exists (in a container or chroot, mount /dev)"
+            ),
+        )),
     }
 }
 

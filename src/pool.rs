@@ -82,6 +82,7 @@ impl Pool {
     /// Starts `n` workers, each with its own private directory inside one locked run directory
     /// (after sweeping the run directories that killed runs left behind).
     pub fn new(n: usize, cfg: &ScriptConfig) -> Result<Pool> {
+        crate::oracle::ensure_dev_null()?;
         tempdirs::sweep_stale(cfg.temp_root.as_deref());
         let run_dir = RunDir::create(cfg.temp_root.as_deref())?;
         let mut cfg = cfg.clone();

@@ -291,3 +291,47 @@ fn sigterm_at_the_widest_jobs_is_prompt_and_leaves_no_worker_dirs_or_lock() {
     assert!(!env.exists(".in.txt.reduce-lock"), "the lock is left");
     assert_eq!(env.read("in.txt"), original.as_bytes(), "nothing committed");
 }
+
+#[test]
+fn a_missing_dev_null_is_named_and_not_blamed_on_the_test() {
+    use std::process::{Command, Stdio};
+    let env = TestEnv::new();
+    env.write("in.txt", "a\nneedle\nb\n");
+    let test = env.script("t.sh", "grep -q needle \"$1\"");
+    // a private mount namespace, /dev hidden under an empty tmpfs there: the real /dev/null is
+    // never touched, and nothing outside the namespace sees the mount
+    let out = Command::new("unshare")
+        .args(["--mount", "--propagation", "private", "sh", "-c"])
+        .arg("mount -t tmpfs reduce-test-dev /dev 2>&1 || exit 97; exec \"$0\" \"$@\"")
+        .arg(crate::util::reduce_bin())
+        .args(["-q", "-j1", "--test"])
+        .arg(&test)
+        .args(["-o", "out.txt", "in.txt"])
+        .current_dir(env.path())
+        .env("TMPDIR", env.path())
+        .env("XDG_CACHE_HOME", env.join(".cache"))
+        .stdin(Stdio::null())
+        .output();
+    let out = match out {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!("skipped: cannot run unshare ({e})");
+            return;
+        }
+    };
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let code = out.status.code();
+    if code == Some(97) || (code == Some(1) && stderr.starts_with("unshare:")) {
+        eprintln!("skipped: no private mount namespace with a tmpfs over /dev here: {stderr}");
+        return;
+    }
+    assert_eq!(code, Some(6), "{stderr}");
+    assert!(
+        stderr.starts_with("reduce: error: ")
+            && stderr.lines().count() == 1
+            && stderr.contains("/dev/null")
+            && !stderr.contains("test script"),
+        "{stderr}"
+    );
+    assert!(!env.exists("out.txt"));
+}
