@@ -74,8 +74,9 @@ The test (script, -c or --) gets the candidate's absolute path as $1 and runs in
 the candidate has the input's file name. Exit status 0 means \"still interesting\" (or
 what --exit-code, --signal, --stdout and --stderr say).
 Exit codes: 0 done, 2 usage, 3 original not interesting, 4 bad input, 5 bad test (script or program),
-6 I/O failure, 7 final result failed its re-check (flaky test), 130 interrupted (129, 131,
-143 for SIGHUP, SIGQUIT, SIGTERM), 1 internal error (a bug: please report it).";
+6 I/O failure, 7 final result failed its re-check (flaky test), 8 the launcher cannot run jobs
+(--launcher), 130 interrupted (129, 131, 143 for SIGHUP, SIGQUIT, SIGTERM), 1 internal error
+(a bug: please report it).";
 
 /// Shrink a file while a test script keeps saying it is interesting.
 #[derive(Debug, Parser)]

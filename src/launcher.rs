@@ -69,6 +69,19 @@ pub enum JobStatus {
     NotStarted,
 }
 
+impl JobStatus {
+    /// How a job that gave no verdict ended, in words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            JobStatus::Exited(_) | JobStatus::TimedOut => "the test ran",
+            JobStatus::Lost => {
+                "the jobs started but ended before the test did (a node lost, the job cancelled)"
+            }
+            JobStatus::NotStarted => "the jobs never started the test",
+        }
+    }
+}
+
 impl Launcher {
     /// Splits the template like a shell would; every placeholder must be known.
     pub fn parse(template: &str) -> anyhow::Result<Launcher> {

@@ -440,10 +440,13 @@ impl ScriptOracle {
             };
             let mut command = launcher.command(&job);
             self.configure(&mut command);
-            let (mut child, run) = spawn_retrying_busy(&mut command).with_context(|| {
-                format!(
-                    "failed to start the --launcher command {:?}",
-                    command.get_program()
+            let (mut child, run) = spawn_retrying_busy(&mut command).map_err(|e| {
+                fail(
+                    FailureKind::Launcher,
+                    format!(
+                        "cannot start the --launcher command {}: {e}",
+                        Path::new(command.get_program()).display()
+                    ),
                 )
             })?;
             let captures = Captures::take(&mut child);
@@ -464,10 +467,14 @@ impl ScriptOracle {
                 _ => {}
             }
         }
-        bail!(
-            "{} jobs in a row ended without a verdict ({last:?}): check the --launcher command (run with -v to see its output)",
-            launcher::LAUNCH_ATTEMPTS
-        )
+        Err(fail(
+            FailureKind::Launcher,
+            format!(
+                "the --launcher cannot run jobs: {} in a row ended without a verdict, {}; check the --launcher command (run with -v to see its output)",
+                launcher::LAUNCH_ATTEMPTS,
+                last.describe()
+            ),
+        ))
     }
 
     /// Waits for a launched job. `Some` when it was stopped (cancelled, interrupted, or past

@@ -335,3 +335,42 @@ fn a_missing_dev_null_is_named_and_not_blamed_on_the_test() {
     );
     assert!(!env.exists("out.txt"));
 }
+
+#[test]
+fn launcher_mistakes_have_their_own_documented_code_and_a_message_in_words() {
+    let env = TestEnv::new();
+    env.write("in.txt", "a\nneedle\nb\n");
+    let test = env.script("t.sh", "grep -q needle \"$1\"");
+    let never = env.script("never.sh", "exit 1");
+    let never = format!("{} {{name}}", never.display());
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    assert!(
+        readme.contains("| 8 | the `--launcher` cannot run jobs"),
+        "README's exit-code table documents 8"
+    );
+    let help = env.run(["--help"]);
+    assert!(String::from_utf8_lossy(&help.stdout).contains("8 the launcher cannot run jobs"));
+    for launcher in ["/no/such/launcher --", never.as_str()] {
+        let run = env.run([
+            "-q",
+            "-j1",
+            "--launcher",
+            launcher,
+            "--test",
+            test.to_str().unwrap(),
+            "-o",
+            "out.txt",
+            "in.txt",
+        ]);
+        run.expect_code(8)
+            .expect_one_line_error()
+            .expect_stderr_contains(&["--launcher"]);
+        assert!(
+            !run.stderr.contains("NotStarted") && !run.stderr.contains("Lost"),
+            "{}",
+            run.stderr
+        );
+        assert!(!env.exists("out.txt"));
+    }
+}
