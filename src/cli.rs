@@ -411,12 +411,7 @@ impl Args {
             (Some(script), _, _) => TestCommand::Script(script),
             (None, Some(command), _) => TestCommand::Shell(command),
             (None, None, program) if !program.is_empty() => TestCommand::Argv(program),
-            _ => {
-                return Err(usage(
-                    "missing the test: give --test SCRIPT, -c 'COMMAND' or -- PROGRAM ARGS..."
-                        .into(),
-                ));
-            }
+            _ => return Err(usage(missing_test(&input, &self.more_inputs))),
         };
         let conditions =
             conditions(self.exit_code, self.signal, self.stdout, self.stderr).map_err(usage)?;
@@ -515,6 +510,28 @@ fn missing_input(signal: Option<&str>) -> String {
         ),
         _ => "missing INPUT (the file to reduce, or - for stdin)".into(),
     }
+}
+
+/// "missing the test", with the likely fix when the first argument is an executable file (the
+/// test, in C-Reduce's order: `reduce ./test.sh bug.c`).
+fn missing_test(input: &std::path::Path, more: &[PathBuf]) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let forms = "give --test SCRIPT, -c 'COMMAND' or -- PROGRAM ARGS...";
+    let executable =
+        std::fs::metadata(input).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
+    if !executable {
+        return format!("missing the test: {forms}");
+    }
+    let quote = |p: &std::path::Path| crate::check::shell_quote_os(p.as_os_str());
+    let rest = match more.is_empty() {
+        true => "INPUT".to_string(),
+        false => more.iter().map(|p| quote(p)).collect::<Vec<_>>().join(" "),
+    };
+    format!(
+        "missing the test: {} is an executable file; if it is the test, write `reduce --test {} {rest}` (C-Reduce's order, the test first, does not apply here); or {forms}",
+        input.display(),
+        quote(input),
+    )
 }
 
 /// The conditions of `--exit-code`, `--signal`, `--stdout` and `--stderr`.

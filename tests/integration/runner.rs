@@ -374,3 +374,19 @@ fn launcher_mistakes_have_their_own_documented_code_and_a_message_in_words() {
         assert!(!env.exists("out.txt"));
     }
 }
+
+#[test]
+fn creduce_argument_order_suggests_test() {
+    let env = TestEnv::new();
+    env.script("test.sh", "grep -q needle bug.c");
+    env.write("bug.c", "int needle;\n");
+    let run = env.run(["./test.sh", "bug.c"]);
+    run.expect_code(2)
+        .expect_one_line_error()
+        .expect_stderr_contains(&["missing the test", "reduce --test ./test.sh bug.c"]);
+    assert!(!env.exists("test.sh.orig") && !env.exists("bug.c.orig"));
+    // a first argument that is not executable gets no such hint
+    let run = env.run(["bug.c"]);
+    run.expect_code(2).expect_one_line_error();
+    assert!(!run.stderr.contains("--test ./"), "{}", run.stderr);
+}
