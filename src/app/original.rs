@@ -151,6 +151,11 @@ impl Conclusion {
                 " (127: command not found? the test runs in a private temporary directory: name programs by absolute path)",
             );
         }
+        if self.cfg.stdin && self.cfg.lang.is_none() {
+            why.push_str(
+                "; stdin has no file name, so the candidate is named `input`, with no extension: if the test needs one (as `gcc -c {}` does), pass --lang (--lang c names it input.c)",
+            );
+        }
         let conditions = self.check.conditions.flags();
         let note = match (self.cfg.stdin, conditions.as_slice()) {
             (true, _) => "; SAVED-STDIN stands for a file holding what was piped in".to_string(),

@@ -390,3 +390,36 @@ fn creduce_argument_order_suggests_test() {
     run.expect_code(2).expect_one_line_error();
     assert!(!run.stderr.contains("--test ./"), "{}", run.stderr);
 }
+
+#[test]
+fn stdin_without_lang_that_is_not_interesting_says_the_candidate_has_no_extension() {
+    use std::process::Stdio;
+    let env = TestEnv::new();
+    // like `gcc -c {}`: only a file named *.c is taken
+    let test = "case {} in *.c) exit 0;; esac; exit 1";
+    let piped = |args: &[&str]| {
+        let mut child = env
+            .command(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(&mut child.stdin.take().unwrap(), b"int x;\n").unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let out = piped(&["-q", "-j1", "-c", test, "-"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(
+        stderr.contains("named `input`, with no extension") && stderr.contains("--lang"),
+        "{stderr}"
+    );
+    let out = piped(&["-q", "-j1", "--lang", "c", "-c", test, "-"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
