@@ -423,3 +423,47 @@ fn stdin_without_lang_that_is_not_interesting_says_the_candidate_has_no_extensio
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn the_progress_line_has_no_empty_phase_segment() {
+    let env = TestEnv::new();
+    env.write(
+        "u.c",
+        "int unused_a(int x) { return x + 1; }\nint unused_b(int y) { return y * 2; }\nstatic int helper(void) { return 3; }\nint main(void) { crash(); return helper(); }\n",
+    );
+    let run = env.run([
+        "--no-persistent-cache",
+        "-j1",
+        "-c",
+        "grep -q 'crash()' {}",
+        "-o",
+        "out.c",
+        "u.c",
+    ]);
+    run.expect_code(0);
+    assert!(
+        run.stderr.contains("reduce: unreferenced: 159 -> "),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains(": : "), "{}", run.stderr);
+}
+
+#[test]
+fn one_test_run_is_singular_in_the_summary() {
+    let env = TestEnv::new();
+    env.write("in.txt", "a\nneedle\nb\n");
+    let run = env.run([
+        "-j1",
+        "--max-attempts",
+        "1",
+        "-c",
+        "grep -q needle {}",
+        "-o",
+        "out.txt",
+        "in.txt",
+    ]);
+    run.expect_code(0)
+        .expect_stderr_contains(&["reduce: 1 test run ("]);
+    assert!(!run.stderr.contains("1 test runs"), "{}", run.stderr);
+}
