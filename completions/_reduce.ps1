@@ -25,7 +25,7 @@ Register-ArgumentCompleter -Native -CommandName 'reduce' -ScriptBlock {
             [CompletionResult]::new('--test', '--test', [CompletionResultType]::ParameterName, 'The interestingness test: a script, run with the candidate''s path as $1 (exit 0 = interesting)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'The test as a shell command, run with `sh -c`: each {} becomes the candidate''s path (quoted; do not quote it again), which is also $1')
             [CompletionResult]::new('--command', '--command', [CompletionResultType]::ParameterName, 'The test as a shell command, run with `sh -c`: each {} becomes the candidate''s path (quoted; do not quote it again), which is also $1')
-            [CompletionResult]::new('--exit-code', '--exit-code', [CompletionResultType]::ParameterName, 'Interesting when the test exits with this status')
+            [CompletionResult]::new('--exit-code', '--exit-code', [CompletionResultType]::ParameterName, 'Interesting when the test exits with this status (0 to 255)')
             [CompletionResult]::new('--signal', '--signal', [CompletionResultType]::ParameterName, 'Interesting when the test is killed by a signal: any, or the one named (SEGV, ABRT, ...; a sanitizer report that aborts is ABRT)')
             [CompletionResult]::new('--stdout', '--stdout', [CompletionResultType]::ParameterName, 'Interesting when the test''s stdout matches this regex (its first 4 MiB and last 1 MiB)')
             [CompletionResult]::new('--stderr', '--stderr', [CompletionResultType]::ParameterName, 'Interesting when the test''s stderr matches this regex (its first 4 MiB and last 1 MiB)')

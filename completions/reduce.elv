@@ -22,7 +22,7 @@ set edit:completion:arg-completer[reduce] = {|@words|
             cand --test 'The interestingness test: a script, run with the candidate''s path as $1 (exit 0 = interesting)'
             cand -c 'The test as a shell command, run with `sh -c`: each {} becomes the candidate''s path (quoted; do not quote it again), which is also $1'
             cand --command 'The test as a shell command, run with `sh -c`: each {} becomes the candidate''s path (quoted; do not quote it again), which is also $1'
-            cand --exit-code 'Interesting when the test exits with this status'
+            cand --exit-code 'Interesting when the test exits with this status (0 to 255)'
             cand --signal 'Interesting when the test is killed by a signal: any, or the one named (SEGV, ABRT, ...; a sanitizer report that aborts is ABRT)'
             cand --stdout 'Interesting when the test''s stdout matches this regex (its first 4 MiB and last 1 MiB)'
             cand --stderr 'Interesting when the test''s stderr matches this regex (its first 4 MiB and last 1 MiB)'

@@ -1,6 +1,6 @@
 complete -c reduce -s t -l test -d 'The interestingness test: a script, run with the candidate\'s path as $1 (exit 0 = interesting)' -r -F
 complete -c reduce -s c -l command -d 'The test as a shell command, run with `sh -c`: each {} becomes the candidate\'s path (quoted; do not quote it again), which is also $1' -r
-complete -c reduce -l exit-code -d 'Interesting when the test exits with this status' -r
+complete -c reduce -l exit-code -d 'Interesting when the test exits with this status (0 to 255)' -r
 complete -c reduce -l signal -d 'Interesting when the test is killed by a signal: any, or the one named (SEGV, ABRT, ...; a sanitizer report that aborts is ABRT)' -r
 complete -c reduce -l stdout -d 'Interesting when the test\'s stdout matches this regex (its first 4 MiB and last 1 MiB)' -r
 complete -c reduce -l stderr -d 'Interesting when the test\'s stderr matches this regex (its first 4 MiB and last 1 MiB)' -r

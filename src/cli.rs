@@ -124,7 +124,7 @@ pub struct Args {
     )]
     pub program: Vec<OsString>,
 
-    /// Interesting when the test exits with this status
+    /// Interesting when the test exits with this status (0 to 255)
     #[arg(
         long,
         value_name = "N",
@@ -413,6 +413,12 @@ impl Args {
             (None, None, program) if !program.is_empty() => TestCommand::Argv(program),
             _ => return Err(usage(missing_test(&input, &self.more_inputs))),
         };
+        if !(0..=255).contains(&self.exit_code) {
+            return Err(usage(format!(
+                "--exit-code must be an exit status from 0 to 255, not {}",
+                self.exit_code
+            )));
+        }
         let conditions =
             conditions(self.exit_code, self.signal, self.stdout, self.stderr).map_err(usage)?;
         Ok(Config {
@@ -621,9 +627,13 @@ mod tests {
             cfg.check.conditions.expect,
             Expect::Signal(Some(libc::SIGSEGV))
         );
-        let args = Args::parse_from(["reduce", "--exit-code", "-3", "-c", "x", "in"]);
+        let args = Args::parse_from(["reduce", "--exit-code", "3", "-c", "x", "in"]);
         let cfg = args.into_config().unwrap();
-        assert_eq!(cfg.check.conditions.expect, Expect::Exit(-3));
+        assert_eq!(cfg.check.conditions.expect, Expect::Exit(3));
+        for bad in ["-3", "256"] {
+            let args = Args::parse_from(["reduce", "--exit-code", bad, "-c", "x", "in"]);
+            assert_eq!(args.into_config().unwrap_err().kind, FailureKind::Usage);
+        }
         let args = Args::parse_from(["reduce", "--stderr", "a(", "-c", "x", "in"]);
         let failure = args.into_config().unwrap_err();
         assert_eq!(failure.kind, FailureKind::Usage);

@@ -467,3 +467,35 @@ fn one_test_run_is_singular_in_the_summary() {
         .expect_stderr_contains(&["reduce: 1 test run ("]);
     assert!(!run.stderr.contains("1 test runs"), "{}", run.stderr);
 }
+
+#[test]
+fn exit_codes_outside_0_to_255_are_usage_errors() {
+    let env = TestEnv::new();
+    env.write("in.txt", "a\nneedle\nb\n");
+    for bad in ["256", "-1", "1000"] {
+        let run = env.run([
+            "--exit-code",
+            bad,
+            "-c",
+            "exit 1",
+            "-o",
+            "out.txt",
+            "in.txt",
+        ]);
+        run.expect_code(2)
+            .expect_one_line_error()
+            .expect_stderr_contains(&["--exit-code", "0 to 255"]);
+    }
+    let run = env.run([
+        "-q",
+        "--exit-code",
+        "255",
+        "-c",
+        "grep -q needle {} && exit 255",
+        "-o",
+        "out.txt",
+        "in.txt",
+    ]);
+    run.expect_code(0);
+    assert_eq!(env.read("out.txt"), b"needle\n");
+}
