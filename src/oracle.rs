@@ -30,6 +30,7 @@ use tempfile::TempDir;
 use wait_timeout::ChildExt;
 
 use crate::capture::{self, Captures};
+pub use crate::check::conditions::signal_name;
 use crate::check::{Check, Expect, Streams, TestCommand, quote_words};
 use crate::exit::{FailureKind, fail};
 use crate::launcher::{self, Launcher};
@@ -90,28 +91,6 @@ impl RunStatus {
             RunStatus::Interrupted => "was stopped by an interrupt".into(),
             RunStatus::Cancelled => "was cancelled (an earlier candidate won)".into(),
         }
-    }
-}
-
-/// The usual name of a signal, e.g. `SIGSEGV`.
-pub fn signal_name(sig: i32) -> &'static str {
-    match sig {
-        libc::SIGHUP => "SIGHUP",
-        libc::SIGINT => "SIGINT",
-        libc::SIGQUIT => "SIGQUIT",
-        libc::SIGILL => "SIGILL",
-        libc::SIGTRAP => "SIGTRAP",
-        libc::SIGABRT => "SIGABRT",
-        libc::SIGBUS => "SIGBUS",
-        libc::SIGFPE => "SIGFPE",
-        libc::SIGKILL => "SIGKILL",
-        libc::SIGSEGV => "SIGSEGV",
-        libc::SIGPIPE => "SIGPIPE",
-        libc::SIGALRM => "SIGALRM",
-        libc::SIGTERM => "SIGTERM",
-        libc::SIGXCPU => "SIGXCPU",
-        libc::SIGXFSZ => "SIGXFSZ",
-        _ => "unknown signal",
     }
 }
 

@@ -499,3 +499,40 @@ fn exit_codes_outside_0_to_255_are_usage_errors() {
     run.expect_code(0);
     assert_eq!(env.read("out.txt"), b"needle\n");
 }
+
+#[test]
+fn every_signal_has_its_name_in_messages() {
+    let env = TestEnv::new();
+    env.write("in.txt", "a\n");
+    let run = env.run(["--signal", "31", "-c", "exit 1", "-o", "out.txt", "in.txt"]);
+    run.expect_code(3)
+        .expect_stderr_contains(&["not killed by SIGSYS (--signal SYS)"]);
+    assert!(!run.stderr.contains("unknown signal"), "{}", run.stderr);
+    // a real-time signal, named as a C program names it (glibc's SIGRTMIN is 34)
+    let run = env.run([
+        "--signal",
+        "SEGV",
+        "-o",
+        "out.txt",
+        "in.txt",
+        "--",
+        "/bin/sh",
+        "-c",
+        "kill -35 $$",
+    ]);
+    run.expect_code(3)
+        .expect_stderr_contains(&["killed by SIGRTMIN+1"]);
+    let run = env.run([
+        "--signal",
+        "SEGV",
+        "-o",
+        "out.txt",
+        "in.txt",
+        "--",
+        "/bin/sh",
+        "-c",
+        "kill -30 $$",
+    ]);
+    run.expect_code(3)
+        .expect_stderr_contains(&["killed by SIGPWR"]);
+}
