@@ -536,3 +536,13 @@ fn every_signal_has_its_name_in_messages() {
     run.expect_code(3)
         .expect_stderr_contains(&["killed by SIGPWR"]);
 }
+
+#[test]
+fn stdin_among_several_inputs_is_named_as_such() {
+    let env = TestEnv::new();
+    env.write("other.txt", "a\n");
+    let run = env.run(["-c", "true", "other.txt", "-"]);
+    run.expect_code(2)
+        .expect_one_line_error()
+        .expect_stderr_contains(&["- (stdin) cannot be one of several inputs"]);
+}
