@@ -1,11 +1,11 @@
 complete -c reduce -s t -l test -d 'The interestingness test: a script, run with the candidate\'s path as $1 (exit 0 = interesting)' -r -F
 complete -c reduce -s c -l command -d 'The test as a shell command, run with `sh -c`: each {} becomes the candidate\'s path (quoted; do not quote it again), which is also $1' -r
-complete -c reduce -l exit-code -d 'Interesting when the test exits with this status' -r
+complete -c reduce -l exit-code -d 'Interesting when the test exits with this status (0 to 255)' -r
 complete -c reduce -l signal -d 'Interesting when the test is killed by a signal: any, or the one named (SEGV, ABRT, ...; a sanitizer report that aborts is ABRT)' -r
 complete -c reduce -l stdout -d 'Interesting when the test\'s stdout matches this regex (its first 4 MiB and last 1 MiB)' -r
 complete -c reduce -l stderr -d 'Interesting when the test\'s stderr matches this regex (its first 4 MiB and last 1 MiB)' -r
 complete -c reduce -l timeout -d 'Seconds before a test run is killed and counted as not interesting [default: 10x the original\'s test time, between 1 and 300]' -r
-complete -c reduce -s j -l jobs -d 'Run this many tests at once (the result does not depend on it) [default: number of cores]' -r
+complete -c reduce -s j -l jobs -d 'Run this many tests at once, at most 1024 (the result does not depend on it) [default: number of cores]' -r
 complete -c reduce -l temp-dir -d 'Where candidates are written and tests run [default: $TMPDIR]' -r -F
 complete -c reduce -l launcher -d 'Run each test as a job through this command prefix, e.g. \'srun -Q -J {name} --chdir={dir} --\' ({dir}: the candidate\'s directory, {name}: a job name unique to the run, {timeout}: seconds). The timeout is enforced inside the job; -j is the number of jobs in flight' -r
 complete -c reduce -l work-dir -d 'Where candidate directories are created for --launcher: a directory every node sees at the same path (a shared filesystem) [default: --temp-dir]' -r -F
@@ -30,6 +30,7 @@ lua\t''
 text\t''"
 complete -c reduce -l max-attempts -d 'At most this many test runs in all, the check of the original included (the best result so far is kept)' -r
 complete -c reduce -l cache-size -d 'Bound of the persistent cache, in bytes or with a K, M or G suffix (the least recently used tests\' verdicts go first)' -r
+complete -c reduce -l max-stdin -d 'With INPUT \'-\': read at most this many bytes from stdin, in bytes or with a K, M or G suffix; a longer stream stops the run (exit 4) before any test runs' -r
 complete -c reduce -s o -l output -d 'Write the result here instead of in place (\'-\' = stdout; a directory for several files)' -r -F
 complete -c reduce -l stats-json -d 'Write a JSON record of the run here' -r -F
 complete -c reduce -l generate-completions -d 'Print shell completions and exit' -r -f -a "bash\t''

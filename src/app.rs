@@ -54,7 +54,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         return crate::multi::run(cfg);
     }
     let input = match cfg.stdin {
-        true => crate::stdin::read_stdin()?,
+        true => crate::stdin::read_stdin(cfg.max_stdin)?,
         false => read_input(&cfg.input)?,
     };
     let front = front_for(&cfg, &input)?;

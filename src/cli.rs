@@ -15,6 +15,9 @@ pub const MIN_DEFAULT_TIMEOUT: Duration = Duration::from_secs(1);
 pub const MAX_DEFAULT_TIMEOUT: Duration = Duration::from_secs(300);
 /// The largest --timeout accepted: a week.
 pub const MAX_TIMEOUT: Duration = Duration::from_secs(7 * 24 * 3600);
+/// The largest -j accepted: a thread and a directory per worker; enough for a cluster's jobs in
+/// flight through --launcher.
+pub const MAX_JOBS: usize = 1024;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Algo {
@@ -71,8 +74,9 @@ The test (script, -c or --) gets the candidate's absolute path as $1 and runs in
 the candidate has the input's file name. Exit status 0 means \"still interesting\" (or
 what --exit-code, --signal, --stdout and --stderr say).
 Exit codes: 0 done, 2 usage, 3 original not interesting, 4 bad input, 5 bad test (script or program),
-6 I/O failure, 7 final result failed its re-check (flaky test), 130 interrupted (129, 131,
-143 for SIGHUP, SIGQUIT, SIGTERM), 1 internal error (a bug: please report it).";
+6 I/O failure, 7 final result failed its re-check (flaky test), 8 the launcher cannot run jobs
+(--launcher), 130 interrupted (129, 131, 143 for SIGHUP, SIGQUIT, SIGTERM), 1 internal error
+(a bug: please report it).";
 
 /// Shrink a file while a test script keeps saying it is interesting.
 #[derive(Debug, Parser)]
@@ -120,7 +124,7 @@ pub struct Args {
     )]
     pub program: Vec<OsString>,
 
-    /// Interesting when the test exits with this status
+    /// Interesting when the test exits with this status (0 to 255)
     #[arg(
         long,
         value_name = "N",
@@ -155,7 +159,8 @@ pub struct Args {
     #[arg(long, value_name = "SECS", help_heading = "Oracle options")]
     pub timeout: Option<f64>,
 
-    /// Run this many tests at once (the result does not depend on it) [default: number of cores]
+    /// Run this many tests at once, at most 1024 (the result does not depend on it) [default:
+    /// number of cores]
     #[arg(short, long, value_name = "N", help_heading = "Oracle options")]
     pub jobs: Option<usize>,
 
@@ -221,6 +226,11 @@ pub struct Args {
     /// used tests' verdicts go first)
     #[arg(long, value_name = "SIZE", default_value = "256M", value_parser = parse_size, help_heading = "Reduction options")]
     pub cache_size: u64,
+
+    /// With INPUT '-': read at most this many bytes from stdin, in bytes or with a K, M or G
+    /// suffix; a longer stream stops the run (exit 4) before any test runs
+    #[arg(long, value_name = "SIZE", default_value = crate::stdin::DEFAULT_MAX_STDIN, value_parser = parse_size, help_heading = "Reduction options")]
+    pub max_stdin: u64,
 
     /// Remove the persistent cache (verdicts and resume records) and exit
     #[arg(long, conflicts_with_all = ["input", "test"])]
@@ -329,6 +339,8 @@ pub struct Config {
     /// Keep verdicts and the resume record on disk.
     pub persistent_cache: bool,
     pub cache_size: u64,
+    /// The most bytes read from stdin (`--max-stdin`).
+    pub max_stdin: u64,
     pub rewrites: bool,
     pub thorough: bool,
     pub rename: bool,
@@ -362,8 +374,14 @@ impl Args {
             Some(t) => Some(Duration::from_secs_f64(t)),
             None => None,
         };
-        if self.jobs == Some(0) {
-            return Err(usage("--jobs must be at least 1".into()));
+        match self.jobs {
+            Some(0) => return Err(usage("--jobs must be at least 1".into())),
+            Some(n) if n > MAX_JOBS => {
+                return Err(usage(format!(
+                    "--jobs must be at most {MAX_JOBS}, not {n} (with --launcher too: {MAX_JOBS} jobs in flight is the most)"
+                )));
+            }
+            _ => {}
         }
         if self.max_attempts == Some(0) {
             return Err(usage(
@@ -386,20 +404,21 @@ impl Args {
             }
             None => None,
         };
-        let jobs = self
-            .jobs
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let jobs = self.jobs.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_JOBS))
+        });
         let command = match (self.test, self.command, self.program) {
             (Some(script), _, _) => TestCommand::Script(script),
             (None, Some(command), _) => TestCommand::Shell(command),
             (None, None, program) if !program.is_empty() => TestCommand::Argv(program),
-            _ => {
-                return Err(usage(
-                    "missing the test: give --test SCRIPT, -c 'COMMAND' or -- PROGRAM ARGS..."
-                        .into(),
-                ));
-            }
+            _ => return Err(usage(missing_test(&input, &self.more_inputs))),
         };
+        if !(0..=255).contains(&self.exit_code) {
+            return Err(usage(format!(
+                "--exit-code must be an exit status from 0 to 255, not {}",
+                self.exit_code
+            )));
+        }
         let conditions =
             conditions(self.exit_code, self.signal, self.stdout, self.stderr).map_err(usage)?;
         Ok(Config {
@@ -423,6 +442,7 @@ impl Args {
             cache: !self.no_cache,
             persistent_cache: !self.no_persistent_cache,
             cache_size: self.cache_size,
+            max_stdin: self.max_stdin,
             rewrites: !self.no_rewrites,
             thorough: self.thorough,
             rename: self.rename,
@@ -496,6 +516,28 @@ fn missing_input(signal: Option<&str>) -> String {
         ),
         _ => "missing INPUT (the file to reduce, or - for stdin)".into(),
     }
+}
+
+/// "missing the test", with the likely fix when the first argument is an executable file (the
+/// test, in C-Reduce's order: `reduce ./test.sh bug.c`).
+fn missing_test(input: &std::path::Path, more: &[PathBuf]) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let forms = "give --test SCRIPT, -c 'COMMAND' or -- PROGRAM ARGS...";
+    let executable =
+        std::fs::metadata(input).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
+    if !executable {
+        return format!("missing the test: {forms}");
+    }
+    let quote = |p: &std::path::Path| crate::check::shell_quote_os(p.as_os_str());
+    let rest = match more.is_empty() {
+        true => "INPUT".to_string(),
+        false => more.iter().map(|p| quote(p)).collect::<Vec<_>>().join(" "),
+    };
+    format!(
+        "missing the test: {} is an executable file; if it is the test, write `reduce --test {} {rest}` (C-Reduce's order, the test first, does not apply here); or {forms}",
+        input.display(),
+        quote(input),
+    )
 }
 
 /// The conditions of `--exit-code`, `--signal`, `--stdout` and `--stderr`.
@@ -585,9 +627,13 @@ mod tests {
             cfg.check.conditions.expect,
             Expect::Signal(Some(libc::SIGSEGV))
         );
-        let args = Args::parse_from(["reduce", "--exit-code", "-3", "-c", "x", "in"]);
+        let args = Args::parse_from(["reduce", "--exit-code", "3", "-c", "x", "in"]);
         let cfg = args.into_config().unwrap();
-        assert_eq!(cfg.check.conditions.expect, Expect::Exit(-3));
+        assert_eq!(cfg.check.conditions.expect, Expect::Exit(3));
+        for bad in ["-3", "256"] {
+            let args = Args::parse_from(["reduce", "--exit-code", bad, "-c", "x", "in"]);
+            assert_eq!(args.into_config().unwrap_err().kind, FailureKind::Usage);
+        }
         let args = Args::parse_from(["reduce", "--stderr", "a(", "-c", "x", "in"]);
         let failure = args.into_config().unwrap_err();
         assert_eq!(failure.kind, FailureKind::Usage);

@@ -18,6 +18,8 @@ pub const BAD_SCRIPT: u8 = 5;
 pub const IO: u8 = 6;
 /// The final result failed its re-check: the test is flaky.
 pub const FLAKY: u8 = 7;
+/// The `--launcher` cannot run jobs: it does not start, or its jobs end without a verdict.
+pub const LAUNCHER: u8 = 8;
 /// Stopped by SIGINT (SIGTERM gives 143); the best result so far is on disk.
 pub const INTERRUPTED: u8 = 130;
 
@@ -29,6 +31,7 @@ pub enum FailureKind {
     BadScript,
     Io,
     Flaky,
+    Launcher,
     Interrupted,
 }
 
@@ -41,6 +44,7 @@ impl FailureKind {
             FailureKind::BadScript => BAD_SCRIPT,
             FailureKind::Io => IO,
             FailureKind::Flaky => FLAKY,
+            FailureKind::Launcher => LAUNCHER,
             FailureKind::Interrupted => 128 + crate::signal::signal_number().unwrap_or(2) as u8,
         }
     }

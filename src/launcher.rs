@@ -21,16 +21,31 @@ use anyhow::{Context, bail};
 /// How often a job that ended without a status is launched again before the run fails.
 pub const LAUNCH_ATTEMPTS: u32 = 3;
 
-/// The wrapper: `job.sh STATUS SECONDS SCRIPT CANDIDATE`. `timeout` sends SIGTERM at the limit
-/// and SIGKILL 2 s later; its 124 means "timed out".
+/// The wrapper: `job.sh STATUS SECONDS COMMAND...`. `timeout` sends SIGTERM at the limit and
+/// SIGKILL 2 s later. The test runs in an inner shell that outlives SIGTERM (a trap, which the
+/// test itself does not inherit) and records the test's own exit status in `STATUS.rc`; that
+/// shell's exit makes `timeout` exit 0, unless `timeout` stopped the run: then it gives 124
+/// (or 137 after SIGKILL) and the job timed out, whatever the test's status was (a test killed
+/// by the timeout's SIGKILL is not a crash under `--signal`, and a test that exits 124 itself is
+/// not a timeout). The status file says `exit N` or `timeout`; a job that ends with neither
+/// (the record could not be written) reads as lost.
 const WRAPPER: &str = r#"#!/bin/sh
 # reduce's job wrapper: runs the test under `timeout` where the job runs, records how it ended.
 status=$1 secs=$2
 shift 2
 echo started > "$status"
-timeout -k 2 "$secs" "$@" </dev/null
+rm -f "$status.rc"
+timeout -k 2 "$secs" sh -c 'trap : TERM; "$@"; echo "$?" > "$0"' "$status.rc" "$@" </dev/null
 rc=$?
-echo "exit $rc" > "$status.tmp" && mv -f "$status.tmp" "$status"
+own=$(cat "$status.rc" 2>/dev/null)
+rm -f "$status.rc"
+case "$rc:$own" in
+  124:*|137:*) verdict=timeout ;;
+  0:[0-9]*) verdict="exit $own" ;;
+  0:*) exit 1 ;;
+  *) verdict="exit $rc" ;;
+esac
+echo "$verdict" > "$status.tmp" && mv -f "$status.tmp" "$status"
 exit "$rc"
 "#;
 
@@ -44,12 +59,27 @@ pub struct Launcher {
 /// What the status file says about a finished job.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum JobStatus {
-    /// The test ran and exited with this code (124: timed out).
+    /// The test ran and exited with this code (128+N: killed by signal N).
     Exited(i32),
+    /// The test ran past its timeout and was stopped.
+    TimedOut,
     /// The job started but did not finish (node lost, killed by the engine).
     Lost,
     /// The job never started.
     NotStarted,
+}
+
+impl JobStatus {
+    /// How a job that gave no verdict ended, in words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            JobStatus::Exited(_) | JobStatus::TimedOut => "the test ran",
+            JobStatus::Lost => {
+                "the jobs started but ended before the test did (a node lost, the job cancelled)"
+            }
+            JobStatus::NotStarted => "the jobs never started the test",
+        }
+    }
 }
 
 impl Launcher {
@@ -137,6 +167,7 @@ pub fn read_status(path: &Path) -> JobStatus {
     let _ = fs::remove_file(path);
     match text.trim().strip_prefix("exit ") {
         Some(code) => code.parse().map_or(JobStatus::Lost, JobStatus::Exited),
+        None if text.trim() == "timeout" => JobStatus::TimedOut,
         None if text.trim() == "started" => JobStatus::Lost,
         None => JobStatus::NotStarted,
     }
@@ -234,6 +265,8 @@ mod tests {
         assert_eq!(read_status(&status), JobStatus::Lost);
         fs::write(&status, "exit 3\n").unwrap();
         assert_eq!(read_status(&status), JobStatus::Exited(3));
+        fs::write(&status, "timeout\n").unwrap();
+        assert_eq!(read_status(&status), JobStatus::TimedOut);
         assert!(!status.exists(), "read_status removes the file");
     }
 

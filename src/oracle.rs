@@ -30,6 +30,7 @@ use tempfile::TempDir;
 use wait_timeout::ChildExt;
 
 use crate::capture::{self, Captures};
+pub use crate::check::conditions::signal_name;
 use crate::check::{Check, Expect, Streams, TestCommand, quote_words};
 use crate::exit::{FailureKind, fail};
 use crate::launcher::{self, Launcher};
@@ -90,28 +91,6 @@ impl RunStatus {
             RunStatus::Interrupted => "was stopped by an interrupt".into(),
             RunStatus::Cancelled => "was cancelled (an earlier candidate won)".into(),
         }
-    }
-}
-
-/// The usual name of a signal, e.g. `SIGSEGV`.
-pub fn signal_name(sig: i32) -> &'static str {
-    match sig {
-        libc::SIGHUP => "SIGHUP",
-        libc::SIGINT => "SIGINT",
-        libc::SIGQUIT => "SIGQUIT",
-        libc::SIGILL => "SIGILL",
-        libc::SIGTRAP => "SIGTRAP",
-        libc::SIGABRT => "SIGABRT",
-        libc::SIGBUS => "SIGBUS",
-        libc::SIGFPE => "SIGFPE",
-        libc::SIGKILL => "SIGKILL",
-        libc::SIGSEGV => "SIGSEGV",
-        libc::SIGPIPE => "SIGPIPE",
-        libc::SIGALRM => "SIGALRM",
-        libc::SIGTERM => "SIGTERM",
-        libc::SIGXCPU => "SIGXCPU",
-        libc::SIGXFSZ => "SIGXFSZ",
-        _ => "unknown signal",
     }
 }
 
@@ -354,6 +333,8 @@ impl ScriptOracle {
             _ => format!("the test {}", quote_words(argv)),
         };
         spawn_retrying_busy(&mut command).map_err(|e| match e.raw_os_error() {
+            // the spawn opens /dev/null for the test's stdin: not the test's fault
+            _ if ensure_dev_null().is_err() => ensure_dev_null().unwrap_err(),
             Some(libc::ENOEXEC) => fail(
                 FailureKind::BadScript,
                 format!(
@@ -438,10 +419,13 @@ impl ScriptOracle {
             };
             let mut command = launcher.command(&job);
             self.configure(&mut command);
-            let (mut child, run) = spawn_retrying_busy(&mut command).with_context(|| {
-                format!(
-                    "failed to start the --launcher command {:?}",
-                    command.get_program()
+            let (mut child, run) = spawn_retrying_busy(&mut command).map_err(|e| {
+                fail(
+                    FailureKind::Launcher,
+                    format!(
+                        "cannot start the --launcher command {}: {e}",
+                        Path::new(command.get_program()).display()
+                    ),
                 )
             })?;
             let captures = Captures::take(&mut child);
@@ -457,15 +441,19 @@ impl ScriptOracle {
             }
             last = launcher::read_status(&status);
             match last {
-                launcher::JobStatus::Exited(124) => return Ok((RunStatus::TimedOut, output)),
+                launcher::JobStatus::TimedOut => return Ok((RunStatus::TimedOut, output)),
                 launcher::JobStatus::Exited(code) => return Ok((RunStatus::Exited(code), output)),
                 _ => {}
             }
         }
-        bail!(
-            "{} jobs in a row ended without a verdict ({last:?}): check the --launcher command (run with -v to see its output)",
-            launcher::LAUNCH_ATTEMPTS
-        )
+        Err(fail(
+            FailureKind::Launcher,
+            format!(
+                "the --launcher cannot run jobs: {} in a row ended without a verdict, {}; check the --launcher command (run with -v to see its output)",
+                launcher::LAUNCH_ATTEMPTS,
+                last.describe()
+            ),
+        ))
     }
 
     /// Waits for a launched job. `Some` when it was stopped (cancelled, interrupted, or past
@@ -509,6 +497,21 @@ impl Drop for ScriptOracle {
         if fs::set_permissions(self.work.path(), Permissions::from_mode(0o700)).is_ok() {
             clear_dir(self.work.path());
         }
+    }
+}
+
+/// `/dev/null` must open: every test reads its stdin from it, and the output nobody captures
+/// goes there. Checked once before the first run (and again when a spawn fails), so that its
+/// absence (a container or chroot without `/dev`) is named as such, not blamed on the test.
+pub fn ensure_dev_null() -> anyhow::Result<()> {
+    match OpenOptions::new().read(true).write(true).open("/dev/null") {
+        Ok(_) => Ok(()),
+        Err(e) => Err(fail(
+            FailureKind::Io,
+            format!(
+                "cannot open /dev/null ({e}): every test reads its stdin from it and writes its discarded output to it; run reduce where /dev/null exists (in a container or chroot, mount /dev)"
+            ),
+        )),
     }
 }
 

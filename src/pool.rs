@@ -82,6 +82,7 @@ impl Pool {
     /// Starts `n` workers, each with its own private directory inside one locked run directory
     /// (after sweeping the run directories that killed runs left behind).
     pub fn new(n: usize, cfg: &ScriptConfig) -> Result<Pool> {
+        crate::oracle::ensure_dev_null()?;
         tempdirs::sweep_stale(cfg.temp_root.as_deref());
         let run_dir = RunDir::create(cfg.temp_root.as_deref())?;
         let mut cfg = cfg.clone();
@@ -220,8 +221,11 @@ impl Pool {
 impl Drop for Pool {
     fn drop(&mut self) {
         self.drain();
+        // every channel closes first: the workers end their loops and clean up side by side
         for w in &mut self.workers {
-            w.jobs = None; // closes the channel: the worker's loop ends
+            w.jobs = None;
+        }
+        for w in &mut self.workers {
             if let Some(h) = w.handle.take() {
                 let _ = h.join();
             }

@@ -92,7 +92,7 @@ impl Progress {
             format!(", pass ETA {}", eta_text(secs))
         });
         format!(
-            "{}: {} -> {} bytes ({removed}% removed), {} tests ({rate:.1}/s), {} cached, {:.0}s{eta}",
+            "{}: {} -> {} bytes ({removed}% removed), {} ({rate:.1}/s), {} cached, {:.0}s{eta}",
             if self.phase.is_empty() {
                 "reducing"
             } else {
@@ -100,7 +100,7 @@ impl Progress {
             },
             self.original,
             best,
-            stats.tests,
+            crate::stats::count(stats.tests, "test", "tests"),
             stats.cache_hits,
             secs
         )
@@ -119,6 +119,16 @@ impl Progress {
             Some(bar) => bar.suspend(|| eprintln!("{line}")),
             None => eprintln!("{line}"),
         }
+    }
+}
+
+/// `outer: inner`, or the one that is not empty (a pass whose inner policy names no phase shows
+/// as `unreferenced`, not `unreferenced: `).
+pub fn phase_text(outer: &str, inner: &str) -> String {
+    match (outer.is_empty(), inner.is_empty()) {
+        (_, true) => outer.to_string(),
+        (true, false) => inner.to_string(),
+        (false, false) => format!("{outer}: {inner}"),
     }
 }
 
@@ -169,6 +179,13 @@ pub fn percent_removed(original: usize, now: usize) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_phase_with_an_empty_part_has_no_dangling_colon() {
+        assert_eq!(phase_text("unreferenced", ""), "unreferenced");
+        assert_eq!(phase_text("", "replacing"), "replacing");
+        assert_eq!(phase_text("perses", "replacing"), "perses: replacing");
+    }
 
     #[test]
     fn the_pass_eta_is_left_times_mean_over_jobs_and_only_when_known() {

@@ -16,6 +16,7 @@ use std::collections::BTreeSet;
 use std::io;
 use std::process::{Child, Command};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// The environment variable that tags a test run's processes: `PID.RUN` (this process's pid).
@@ -77,8 +78,12 @@ pub fn finished(run: &Run) {
 }
 
 /// Waits (briefly) until no process is left in the run's process group, killing and reaping
-/// the orphans that reach this process meanwhile. The group was just sent SIGKILL.
+/// the orphans that reach this process meanwhile. The group was just sent SIGKILL. After an
+/// interrupt it returns at once: the pool's [`kill_all`] at the end sweeps once for every run.
 pub fn settle(pgid: i32) {
+    if crate::signal::interrupted() {
+        return;
+    }
     let deadline = Instant::now() + Duration::from_millis(200);
     loop {
         sweep();
@@ -94,13 +99,32 @@ pub fn settle(pgid: i32) {
 
 /// Kills and reaps every child of this process that is not a running script and not an orphan
 /// of a run still going. Repeats while it finds some (a killed orphan's children reparent here).
+///
+/// A sweep reads `/proc` for every thread and child, so at a wide `-j` it costs about as much
+/// as the width; when many runs end at once (a cancelled batch, an interrupt) their sweeps are
+/// shared: a caller whose request a whole sweep has begun and ended after takes that one
+/// instead of running its own, so the cost does not grow with the square of the width.
 pub fn sweep() {
+    let asked = SWEEPS_DONE.load(Ordering::SeqCst);
+    let _turn = SWEEPING.lock().unwrap_or_else(|e| e.into_inner());
+    // sweep `asked + 1` may have been under way when this one was asked for; `asked + 2`
+    // began after it
+    if SWEEPS_DONE.load(Ordering::SeqCst) >= asked + 2 {
+        return;
+    }
     for _ in 0..16 {
         if sweep_once() == 0 {
-            return;
+            break;
         }
     }
+    SWEEPS_DONE.fetch_add(1, Ordering::SeqCst);
 }
+
+/// How many sweeps have ended (see [`sweep`]).
+static SWEEPS_DONE: AtomicU64 = AtomicU64::new(0);
+
+/// Held while a sweep runs: one at a time.
+static SWEEPING: Mutex<()> = Mutex::new(());
 
 /// At the end of a run: kills everything that carries this process's marker of a finished run
 /// anywhere on the machine, and reaps every such child, until nothing is left (bounded).
@@ -118,33 +142,33 @@ pub fn kill_all() {
 /// One pass over this process's children; returns how many it killed or reaped.
 fn sweep_once() -> usize {
     let reg = registry();
-    let mut n = 0;
-    for pid in children() {
-        if reg.scripts.contains(&pid) {
-            continue;
-        }
-        let run = marker_of(pid);
-        let live = matches!(run, Some(id) if reg.runs.contains(&id));
-        if live {
-            continue;
-        }
+    let victims: Vec<i32> = children()
+        .into_iter()
+        .filter(|pid| !reg.scripts.contains(pid))
+        .filter(|&pid| !matches!(marker_of(pid), Some(id) if reg.runs.contains(&id)))
+        .collect();
+    for &pid in &victims {
         // SAFETY: pid is our own child (it cannot be reused before we reap it).
         unsafe { libc::kill(pid, libc::SIGKILL) };
-        reap(pid);
-        n += 1;
     }
-    n
+    reap(&victims);
+    victims.len()
 }
 
-/// Waits a little for a killed child to die, then reaps it; gives up after 100 ms (a process in
-/// uninterruptible sleep is left for the next sweep).
-fn reap(pid: i32) {
+/// Waits a little for killed children to die, then reaps them; gives up after 100 ms for all
+/// of them together (a process in uninterruptible sleep is left for the next sweep). They die
+/// at once, not one after the other: hundreds of them cost one wait, not hundreds.
+fn reap(pids: &[i32]) {
     let deadline = Instant::now() + Duration::from_millis(100);
-    loop {
-        let mut status = 0;
-        // SAFETY: waiting for a specific child of ours, with a valid status pointer.
-        let rc = unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) };
-        if rc != 0 || Instant::now() >= deadline {
+    let mut left: Vec<i32> = pids.to_vec();
+    while !left.is_empty() {
+        left.retain(|&pid| {
+            let mut status = 0;
+            // SAFETY: waiting for a specific child of ours, with a valid status pointer.
+            let rc = unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) };
+            rc == 0
+        });
+        if left.is_empty() || Instant::now() >= deadline {
             return;
         }
         std::thread::sleep(Duration::from_micros(200));

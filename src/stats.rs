@@ -77,6 +77,14 @@ pub fn count_lines(bytes: &[u8]) -> usize {
     newlines + usize::from(!bytes.is_empty() && !bytes.ends_with(b"\n"))
 }
 
+/// `1 test run`, `2 test runs`: a count with its noun.
+pub fn count(n: u64, one: &str, many: &str) -> String {
+    match n {
+        1 => format!("1 {one}"),
+        _ => format!("{n} {many}"),
+    }
+}
+
 /// The end-of-run summary, two or three lines.
 pub fn summary(r: &Record) -> String {
     let s = &r.stats;
@@ -91,7 +99,7 @@ pub fn summary(r: &Record) -> String {
         extra.push(format!("{} skipped by the parse prefilter", s.pruned));
     }
     let mut out = format!(
-        "reduce: {} {}: {} -> {} bytes ({}% removed), {} -> {} lines{tokens}\nreduce: {} test runs ({}) in {:.1}s, {} round(s)",
+        "reduce: {} {}: {} -> {} bytes ({}% removed), {} -> {} lines{tokens}\nreduce: {} ({}) in {:.1}s, {}",
         r.algo,
         r.completion.replace('_', "-"),
         r.original_bytes,
@@ -99,10 +107,10 @@ pub fn summary(r: &Record) -> String {
         percent_text(r.original_bytes, r.final_bytes),
         r.original_lines,
         r.final_lines,
-        s.tests,
+        count(s.tests, "test run", "test runs"),
         extra.join(", "),
         r.wall_seconds,
-        r.rounds
+        count(u64::from(r.rounds), "round", "rounds")
     );
     match (&r.output, &r.backup) {
         (Some(o), Some(b)) => {
@@ -115,4 +123,16 @@ pub fn summary(r: &Record) -> String {
         out.push_str("\nreduce: to resume, run the same command again");
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_count_of_one_is_singular() {
+        assert_eq!(count(1, "test run", "test runs"), "1 test run");
+        assert_eq!(count(0, "test run", "test runs"), "0 test runs");
+        assert_eq!(count(2, "round", "rounds"), "2 rounds");
+    }
 }

@@ -10,7 +10,7 @@ use std::time::Duration;
 use anyhow::Result;
 
 use super::{CHEAP_TEST, Session, absolute, default_timeout};
-use crate::check::{Check, shell_quote};
+use crate::check::{Check, shell_quote_os};
 use crate::cli::{self, Config};
 use crate::exit::{FailureKind, fail};
 use crate::oracle::{Outcome, RunStatus};
@@ -178,14 +178,10 @@ impl Conclusion {
     }
 
     fn not_interesting_message(&self, outcome: &Outcome) -> String {
-        let name = self
-            .cfg
-            .candidate_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let name = self.cfg.candidate_name().unwrap_or_default();
         let source = match self.cfg.stdin {
             true => "SAVED-STDIN".to_string(),
-            false => shell_quote(&absolute(&self.cfg.input).to_string_lossy()),
+            false => shell_quote_os(absolute(&self.cfg.input).as_os_str()),
         };
         let timeout = self.cfg.timeout.unwrap_or(cli::MAX_DEFAULT_TIMEOUT);
         let mut why = match outcome.unmet.is_empty() {
@@ -197,6 +193,11 @@ impl Conclusion {
                 " (127: command not found? the test runs in a private temporary directory: name programs by absolute path)",
             );
         }
+        if self.cfg.stdin && self.cfg.lang.is_none() {
+            why.push_str(
+                "; stdin has no file name, so the candidate is named `input`, with no extension: if the test needs one (as `gcc -c {}` does), pass --lang (--lang c names it input.c)",
+            );
+        }
         let conditions = self.check.conditions.flags();
         let note = match (self.cfg.stdin, conditions.as_slice()) {
             (true, _) => "; SAVED-STDIN stands for a file holding what was piped in".to_string(),
@@ -206,7 +207,7 @@ impl Conclusion {
         format!(
             "the original input is not interesting: {} {why}; nothing was changed. Check it by hand{note}:\n  d=$(mktemp -d) && cp -- {source} \"$d\"/{} && (cd \"$d\" && {}; echo \"exit status: $?\")",
             self.check.describe(),
-            shell_quote(&name),
+            shell_quote_os(&name),
             self.check.recipe(&name),
         )
     }

@@ -11,7 +11,7 @@ use std::time::Duration;
 use regex::bytes::{Regex, RegexBuilder};
 
 use crate::capture::Captured;
-use crate::oracle::{RunStatus, signal_name};
+use crate::oracle::RunStatus;
 
 /// What the exit status must be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,7 +104,7 @@ impl Conditions {
             (Expect::Signal(want), _, _) => Some(format!(
                 "{}, not killed by {} (--signal{})",
                 describe_status(status),
-                want.map_or("a signal".to_string(), |w| signal_name(w).to_string()),
+                want.map_or("a signal".to_string(), signal_name),
                 want.map_or(String::new(), |w| format!(" {}", short_name(w)))
             )),
         }
@@ -146,7 +146,8 @@ fn shell_word(word: &str) -> String {
     shlex::try_quote(word).map_or_else(|_| format!("{word:?}"), |q| q.into_owned())
 }
 
-/// The signals `--signal NAME` knows, by name without `SIG`.
+/// Every Linux signal below the real-time ones (1 to 31), by name without `SIG`: the names
+/// `--signal NAME` knows and messages use.
 const SIGNALS: &[(&str, i32)] = &[
     ("HUP", libc::SIGHUP),
     ("INT", libc::SIGINT),
@@ -163,10 +164,40 @@ const SIGNALS: &[(&str, i32)] = &[
     ("PIPE", libc::SIGPIPE),
     ("ALRM", libc::SIGALRM),
     ("TERM", libc::SIGTERM),
+    ("STKFLT", libc::SIGSTKFLT),
+    ("CHLD", libc::SIGCHLD),
+    ("CONT", libc::SIGCONT),
+    ("STOP", libc::SIGSTOP),
+    ("TSTP", libc::SIGTSTP),
+    ("TTIN", libc::SIGTTIN),
+    ("TTOU", libc::SIGTTOU),
+    ("URG", libc::SIGURG),
     ("XCPU", libc::SIGXCPU),
     ("XFSZ", libc::SIGXFSZ),
+    ("VTALRM", libc::SIGVTALRM),
+    ("PROF", libc::SIGPROF),
+    ("WINCH", libc::SIGWINCH),
+    ("IO", libc::SIGIO),
+    ("PWR", libc::SIGPWR),
     ("SYS", libc::SIGSYS),
 ];
+
+/// The usual name of a signal: `SIGSEGV`; a real-time one as a C program names it,
+/// `SIGRTMIN+n` (from the C library's `SIGRTMIN`, 34 with glibc: the two below it, which the
+/// library keeps for itself, are `SIGRTMIN-2` and `SIGRTMIN-1`).
+pub fn signal_name(sig: i32) -> String {
+    if let Some((name, _)) = SIGNALS.iter().find(|(_, n)| *n == sig) {
+        return format!("SIG{name}");
+    }
+    const KERNEL_RTMIN: i32 = 32;
+    let rtmin = libc::SIGRTMIN();
+    match sig - rtmin {
+        _ if !(KERNEL_RTMIN..=libc::SIGRTMAX()).contains(&sig) => format!("signal {sig}"),
+        0 => "SIGRTMIN".to_string(),
+        n if n > 0 => format!("SIGRTMIN+{n}"),
+        n => format!("SIGRTMIN{n}"),
+    }
+}
 
 /// The value of `--signal`: `any` (or nothing), a name with or without `SIG` in any case, or a
 /// number. `Err` names the flag and the accepted spellings.
@@ -289,6 +320,24 @@ mod tests {
             why[1].starts_with("--stderr fold_convert found no match"),
             "{why:?}"
         );
+    }
+
+    #[test]
+    fn every_signal_has_a_name() {
+        assert_eq!(signal_name(libc::SIGSYS), "SIGSYS");
+        assert_eq!(signal_name(libc::SIGWINCH), "SIGWINCH");
+        for sig in 1..32 {
+            assert!(signal_name(sig).starts_with("SIG"), "{sig}");
+            assert!(!signal_name(sig).starts_with("SIGRT"), "{sig}");
+        }
+        let rtmin = libc::SIGRTMIN();
+        assert_eq!(signal_name(rtmin), "SIGRTMIN");
+        assert_eq!(signal_name(rtmin + 1), "SIGRTMIN+1");
+        if rtmin == 34 {
+            // glibc keeps 32 and 33 for itself
+            assert_eq!(signal_name(32), "SIGRTMIN-2");
+        }
+        assert_eq!(signal_name(99), "signal 99");
     }
 
     #[test]

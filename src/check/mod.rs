@@ -83,11 +83,11 @@ impl Check {
                 vec![script.clone().into_os_string(), candidate.into()]
             }
             TestCommand::Shell(command) => {
-                let quoted = shell_quote(&candidate.to_string_lossy());
+                let quoted = shell_quote_bytes(candidate.as_os_str().as_bytes());
                 vec![
                     "sh".into(),
                     "-c".into(),
-                    command.replace("{}", &quoted).into(),
+                    replace_os(OsStr::new(command), b"{}", &quoted),
                     SHELL_NAME.into(),
                     candidate.into(),
                 ]
@@ -183,12 +183,13 @@ impl Check {
     }
 
     /// A shell command that runs the test on the candidate `"$d"/NAME` from inside `"$d"`,
-    /// for the "run it by hand" recipe.
-    pub fn recipe(&self, name: &str) -> String {
-        let path = format!("\"$d\"/{}", shell_quote(name));
+    /// for the "run it by hand" recipe (text to paste, whatever bytes the names hold: see
+    /// [`shell_quote_os`]).
+    pub fn recipe(&self, name: impl AsRef<OsStr>) -> String {
+        let path = format!("\"$d\"/{}", shell_quote_os(name.as_ref()));
         match &self.command {
             TestCommand::Script(script) => {
-                format!("{} {path}", shell_quote(&script.to_string_lossy()))
+                format!("{} {path}", shell_quote_os(script.as_os_str()))
             }
             TestCommand::Shell(command) => format!(
                 "sh -c {} {SHELL_NAME} {path}",
@@ -198,9 +199,10 @@ impl Check {
                 let mut parts: Vec<String> = words
                     .iter()
                     .map(|w| {
-                        let text = w.to_string_lossy();
-                        let pieces: Vec<String> =
-                            text.split("@@").map(shell_quote_nonempty).collect();
+                        let pieces: Vec<String> = split_os(w, b"@@")
+                            .into_iter()
+                            .map(shell_quote_nonempty)
+                            .collect();
                         pieces.join(&path)
                     })
                     .collect();
@@ -245,11 +247,52 @@ pub fn shell_quote(word: &str) -> String {
     shlex::try_quote(&clean).map_or_else(|_| "''".to_string(), |q| q.into_owned())
 }
 
-/// Like [`shell_quote`], but an empty piece stays empty (pieces around `@@`).
-fn shell_quote_nonempty(word: &str) -> String {
+/// Quotes a word of any bytes for a POSIX shell, as text that can be pasted into one: runs of
+/// UTF-8 as by [`shell_quote`], and each run of bytes that are not UTF-8 as `"$(printf '\377')"`
+/// (octal escapes), all one word. A UTF-8 word is quoted exactly as by [`shell_quote`].
+pub fn shell_quote_os(word: &OsStr) -> String {
+    let bytes = word.as_bytes();
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return shell_quote(text);
+    }
+    let mut quoted = String::new();
+    for chunk in bytes.utf8_chunks() {
+        if !chunk.valid().is_empty() {
+            quoted.push_str(&shell_quote(chunk.valid()));
+        }
+        if !chunk.invalid().is_empty() {
+            quoted.push_str("\"$(printf '");
+            for byte in chunk.invalid() {
+                quoted.push_str(&format!("\\{byte:03o}"));
+            }
+            quoted.push_str("')\"");
+        }
+    }
+    quoted
+}
+
+/// Quotes a word of any bytes for a POSIX shell, as bytes for `sh -c`: a UTF-8 word as by
+/// [`shell_quote`], any other inside single quotes byte for byte (a shell reads bytes).
+fn shell_quote_bytes(word: &[u8]) -> Vec<u8> {
+    if let Ok(text) = std::str::from_utf8(word) {
+        return shell_quote(text).into_bytes();
+    }
+    let mut quoted = vec![b'\''];
+    for &byte in word.iter().filter(|&&b| b != 0) {
+        match byte {
+            b'\'' => quoted.extend_from_slice(b"'\\''"),
+            _ => quoted.push(byte),
+        }
+    }
+    quoted.push(b'\'');
+    quoted
+}
+
+/// Like [`shell_quote_os`], but an empty piece stays empty (pieces around `@@`).
+fn shell_quote_nonempty(word: &[u8]) -> String {
     match word.is_empty() {
         true => String::new(),
-        false => shell_quote(word),
+        false => shell_quote_os(OsStr::from_bytes(word)),
     }
 }
 
@@ -257,9 +300,28 @@ fn shell_quote_nonempty(word: &str) -> String {
 pub fn quote_words(words: &[OsString]) -> String {
     words
         .iter()
-        .map(|w| shell_quote(&w.to_string_lossy()))
+        .map(|w| shell_quote_os(w))
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// The pieces of `word` between the occurrences of `needle`.
+fn split_os<'a>(word: &'a OsStr, needle: &[u8]) -> Vec<&'a [u8]> {
+    let bytes = word.as_bytes();
+    let mut pieces = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while i + needle.len() <= bytes.len() {
+        if bytes[i..].starts_with(needle) {
+            pieces.push(&bytes[start..i]);
+            i += needle.len();
+            start = i;
+        } else {
+            i += 1;
+        }
+    }
+    pieces.push(&bytes[start..]);
+    pieces
 }
 
 fn contains(word: &OsStr, needle: &[u8]) -> bool {
@@ -331,6 +393,24 @@ mod tests {
             ["/bin/prog", "-f", "/t/x"]
         );
         assert!(!c.via_shell());
+    }
+
+    #[test]
+    fn words_that_are_not_utf8_are_quoted_byte_for_byte() {
+        let name = OsStr::from_bytes(b"in\xff'.c");
+        assert_eq!(shell_quote_bytes(name.as_bytes()), b"'in\xff'\\''.c'");
+        assert_eq!(shell_quote_os(name), "in\"$(printf '\\377')\"\"'.c\"");
+        assert_eq!(shell_quote_os(OsStr::new("a b")), "'a b'");
+        let c = check(TestCommand::Shell("cat {}".into()));
+        let argv = c.argv(&Path::new("/t").join(name));
+        assert_eq!(argv[2].as_bytes(), b"cat '/t/in\xff'\\''.c'");
+        let words = vec![
+            OsString::from("/p"),
+            OsString::from_vec(b"-i\xfe@@x".to_vec()),
+        ];
+        let c = check(TestCommand::Argv(words));
+        assert_eq!(c.recipe("n"), "/p -i\"$(printf '\\376')\"\"$d\"/nx");
+        assert_eq!(split_os(OsStr::new("@@a@@"), b"@@"), [&b""[..], b"a", b""]);
     }
 
     #[test]

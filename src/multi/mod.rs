@@ -30,7 +30,8 @@ use store::StorePlan;
 /// one file is an error.
 pub fn wanted(cfg: &Config) -> Result<bool> {
     let multi = !cfg.more_inputs.is_empty() || (!cfg.stdin && cfg.input.is_dir());
-    if cfg.stdin && multi {
+    let stdin = cfg.stdin || cfg.more_inputs.iter().any(|p| p.as_os_str() == "-");
+    if stdin && multi {
         return Err(fail(
             FailureKind::Usage,
             "- (stdin) cannot be one of several inputs: save it to a file first",

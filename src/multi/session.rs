@@ -355,7 +355,11 @@ impl Session {
         algos.sort();
         algos.dedup();
         Record {
-            input: format!("{} ({} files)", self.cfg.input.display(), files.len()),
+            input: format!(
+                "{} ({})",
+                self.cfg.input.display(),
+                crate::stats::count(files.len() as u64, "file", "files")
+            ),
             algo: algos.join("+"),
             original_bytes: files.iter().map(|f| f.original_bytes).sum(),
             final_bytes: files.iter().map(|f| f.final_bytes).sum(),

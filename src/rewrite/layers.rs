@@ -276,7 +276,7 @@ impl Policy for Layers {
         let inner = self.current.as_ref().map(|(_, inner)| inner.phase());
         let inner = inner.unwrap_or_default();
         match self.names.as_ref().and_then(|n| n.get(self.pass)) {
-            Some(name) => format!("{name}: {inner}"),
+            Some(name) => crate::progress::phase_text(name, &inner),
             None => inner,
         }
     }

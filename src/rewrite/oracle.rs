@@ -308,7 +308,9 @@ impl Oracle for EditOracle<'_> {
             self.tester.progress.set_phase(phase);
             return;
         };
-        self.tester.progress.set_phase(&format!("{label}: {phase}"));
+        self.tester
+            .progress
+            .set_phase(&crate::progress::phase_text(label, phase));
     }
 }
 

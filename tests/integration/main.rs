@@ -13,6 +13,7 @@ mod pipes;
 mod props;
 mod resume;
 mod rewrites;
+mod runner;
 mod safety;
 mod shapes;
 mod speed;
