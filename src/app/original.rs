@@ -217,16 +217,11 @@ impl Session {
     /// The result is the empty file: most often a test that does not read the candidate (a
     /// fixed path instead of `$1`, `{}` or `@@`, or `-c 'exit 0'`). One line, with the check.
     pub(super) fn empty_warning(&self) -> String {
-        let name = self
-            .cfg
-            .candidate_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let check = &self.check;
+        let name = self.cfg.candidate_name().unwrap_or_default();
         format!(
             "reduce: warning: the result is empty: the empty file is interesting, so the test may not read the candidate (a fixed path instead of $1, {{}} or @@?); check: d=$(mktemp -d) && : > \"$d\"/{} && (cd \"$d\" && {}; echo \"exit status: $?\")",
-            shell_quote(&name),
-            check.recipe(&name)
+            shell_quote_os(&name),
+            self.check.recipe(&name)
         )
     }
 }

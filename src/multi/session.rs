@@ -12,7 +12,7 @@ use super::frame::{Content, Frame, Member};
 use super::set::{FileSet, Shape};
 use super::store::StorePlan;
 use crate::app::{default_timeout, is_text, rerun_original};
-use crate::check::{Check, shell_quote};
+use crate::check::{Check, shell_quote_os};
 use crate::cli::{self, Algo, Config};
 use crate::driver::{PassStats, pass_table};
 use crate::exit::{FailureKind, fail};
@@ -176,7 +176,7 @@ impl Session {
     /// A shell command that copies what the test sees into `"$d"`: the directory, or only the
     /// files of a list, in their layout (never the rest of their common directory).
     fn copy_recipe(&self) -> String {
-        let root = shell_quote(&self.set.root.to_string_lossy());
+        let root = shell_quote_os(self.set.root.as_os_str());
         if self.set.shape == Shape::Dir {
             return format!("cp -R {root}/. \"$d\"");
         }
@@ -185,7 +185,7 @@ impl Session {
             .members
             .iter()
             .filter(|m| matches!(m.content, Content::File(_)))
-            .map(|m| shell_quote(&m.rel.to_string_lossy()))
+            .map(|m| shell_quote_os(m.rel.as_os_str()))
             .collect();
         format!(
             "(cd {root} && tar cf - -- {}) | (cd \"$d\" && tar xf -)",

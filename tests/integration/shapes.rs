@@ -41,12 +41,19 @@ fn a_test_that_ignores_the_candidate_gets_a_warning_with_a_check() {
     env.write("in.txt", "one\ntwo\nthree\n");
     env.write("fixed.txt", "needle\n");
     // a forgotten $1: the test greps a fixed file, so everything is interesting
-    env.script("t.sh", &format!("grep -q needle '{}'", env.join("fixed.txt").display()));
+    env.script(
+        "t.sh",
+        &format!("grep -q needle '{}'", env.join("fixed.txt").display()),
+    );
     let run = env.run(["-t", "./t.sh", "-o", "out.txt", "in.txt"]);
     run.expect_code(0)
         .expect_stderr_contains(&["warning: the result is empty", "may not read the candidate"]);
     assert_eq!(env.read("out.txt"), b"");
-    let line = run.stderr.lines().find(|l| l.contains("result is empty")).unwrap();
+    let line = run
+        .stderr
+        .lines()
+        .find(|l| l.contains("result is empty"))
+        .unwrap();
     let check = line.split("check: ").nth(1).unwrap();
     let out = std::process::Command::new("sh")
         .arg("-c")
@@ -55,7 +62,10 @@ fn a_test_that_ignores_the_candidate_gets_a_warning_with_a_check() {
         .env("TMPDIR", env.path())
         .output()
         .unwrap();
-    assert!(String::from_utf8_lossy(&out.stdout).contains("exit status: 0"), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("exit status: 0"),
+        "{out:?}"
+    );
     // -c 'exit 0' too
     env.run(["-c", "exit 0", "-o", "out2.txt", "in.txt"])
         .expect_code(0)
