@@ -13,10 +13,11 @@
 
 use std::time::{Duration, Instant};
 
-use reduce::reduce::ddmin::{Ddmin, Sweep};
-use reduce::reduce::hdd::Hdd;
-use reduce::reduce::perses::{ClearDone, Perses, PersesOptions};
-use reduce::reduce::{Oracle, Policy, Unit, Verdict, reduce};
+use reduce::engine::{Oracle, reduce};
+use reduce::policy::ddmin::{Ddmin, Sweep};
+use reduce::policy::hdd::Hdd;
+use reduce::policy::perses::{ClearDone, Perses, PersesOptions};
+use reduce::policy::{Policy, Unit, Verdict};
 use reduce::tree::front::Front;
 use reduce::tree::grammar::Grammar;
 use reduce::tree::render::{Segments, Tokens};
@@ -238,7 +239,7 @@ fn real_options() -> PersesOptions {
 struct OnePass<P>(P);
 
 impl<P: Policy> Policy for OnePass<P> {
-    fn propose<'a>(&'a mut self, config: &'a [Unit]) -> reduce::reduce::Deltas<'a> {
+    fn propose<'a>(&'a mut self, config: &'a [Unit]) -> reduce::policy::Deltas<'a> {
         self.0.propose(config)
     }
 

@@ -18,9 +18,10 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use reduce::reduce::ddmin::Sweep;
-use reduce::reduce::perses::{ClearDone, Perses, PersesOptions};
-use reduce::reduce::{Hint, Oracle, Started, Ticket, Unit, Verdict, reduce};
+use reduce::engine::{Hint, Oracle, Started, Ticket, reduce};
+use reduce::policy::ddmin::Sweep;
+use reduce::policy::perses::{ClearDone, Perses, PersesOptions};
+use reduce::policy::{Unit, Verdict};
 use reduce::tree::grammar::Grammar;
 use reduce::tree::hints::NameHints;
 use reduce::tree::render::Tokens;
@@ -213,7 +214,7 @@ fn main() -> anyhow::Result<()> {
     for width in widths.split(',') {
         let width: usize = width.parse()?;
         // every width starts as cold as the first: nothing learned from the previous run
-        drop(reduce::reduce::odds::Learned::take());
+        drop(reduce::engine::odds::Learned::take());
         let mut sim = Sim {
             tokens: &parsed.tokens,
             test: &test,

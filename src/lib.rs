@@ -1,38 +1,31 @@
-//! `reduce`: a test-case reducer. The library holds the reduction core (`reduce`, no I/O), the
-//! parse tree (`tree`), what each language needs (`lang`), and the adapters the binary wires together (`oracle`, `tester`, `sink`,
-//! `progress`); `app` runs one reduction; the binary is a thin front end.
+//! `reduce`: a test-case reducer. From the top layer down (each imports only layers below it;
+//! `tests/integration/architecture.rs` holds the order and checks it):
+//!
+//! - `app`: one run (one file, stdin, many files): the command line, the run's files, the report;
+//! - `schedule`: the table of passes and what runs after what;
+//! - `passes`: the rewrite passes, one file each;
+//! - `engine`: the loop, the speculation that keeps `-j` tests running, the test pipeline;
+//! - `edits`: a pass's edits as units of the loop;
+//! - `policy`: the reduction algorithms (ddmin, sweeps, HDD, Perses, ...), pure;
+//! - `tree`: parse trees, tokens and rendering;
+//! - `lang`: everything about each language, one file each;
+//! - `exec`: one test run (the test's forms and conditions, the runner, the launcher);
+//! - `store`: what a run keeps on disk (result, backup, cache, resume, locks);
+//! - `report`: progress, counters, summary, trace;
+//! - `signature`: failure signatures, from a run's output;
+//! - `exit`, `signal`: exit codes and the interrupt flag.
 
 pub mod app;
-pub mod capture;
-pub mod check;
-pub mod cli;
-pub mod diskcache;
-pub mod driver;
+pub mod edits;
+pub mod engine;
+pub mod exec;
 pub mod exit;
 pub mod lang;
-pub mod launcher;
-pub mod multi;
-pub mod oracle;
-pub mod panic;
-pub mod paths;
-pub mod persist;
-pub mod pool;
-pub mod prefilter;
-pub mod progress;
-pub mod reaper;
-pub mod reduce;
-pub mod reduction;
-pub mod resume;
-pub mod rewrite;
-pub mod runlock;
-pub mod script;
+pub mod passes;
+pub mod policy;
+pub mod report;
+pub mod schedule;
 pub mod signal;
 pub mod signature;
-pub mod sink;
-pub mod stats;
-pub mod stdin;
-pub mod tempdirs;
-pub mod tester;
-pub mod throttle;
-pub mod trace;
+pub mod store;
 pub mod tree;

@@ -1,12 +1,12 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use reduce::cli::Args;
+use reduce::app::cli::Args;
 
 fn main() -> ExitCode {
-    reduce::panic::install_hook();
+    reduce::exec::panic::install_hook();
     let result = reduce::app::run(Args::parse());
-    reduce::trace::flush();
+    reduce::report::trace::flush();
     match result {
         Ok(code) => code,
         // `reduce --generate-completions bash | head`: a closed pipe is not an error there (a

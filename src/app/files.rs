@@ -7,10 +7,10 @@ use std::path::Path;
 
 use anyhow::Result;
 
-use crate::check::{Check, TestCommand};
-use crate::cli::{Config, Output};
+use crate::app::cli::{Config, Output};
+use crate::exec::check::{Check, TestCommand};
 use crate::exit::{FailureKind, fail};
-use crate::paths::{
+use crate::store::paths::{
     Place, Role, check_distinct, parent_of, probe_writable, resolve_new, stream_of,
 };
 

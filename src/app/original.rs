@@ -10,12 +10,12 @@ use std::time::Duration;
 use anyhow::Result;
 
 use super::{CHEAP_TEST, Session, absolute, default_timeout};
-use crate::check::{Check, shell_quote_os};
-use crate::cli::{self, Config};
+use crate::app::cli::{self, Config};
+use crate::engine::tester::{CheckHooks, Tester};
+use crate::exec::check::{Check, shell_quote_os};
+use crate::exec::runner::{Outcome, RunStatus};
 use crate::exit::{FailureKind, fail};
-use crate::oracle::{Outcome, RunStatus};
-use crate::sink::SinkPlan;
-use crate::tester::{CheckHooks, Tester};
+use crate::store::sink::SinkPlan;
 
 impl Session {
     /// When the run would resume (the record says INPUT is a result of this command's earlier
@@ -34,7 +34,7 @@ impl Session {
             if !self.cfg.quiet {
                 eprintln!(
                     "reduce: resuming: {input} is a result of an earlier, interrupted or finished run of this command, and still interesting; replaying it from its original, which stays in {}",
-                    crate::sink::backup_path(&self.cfg.input).display()
+                    crate::store::sink::backup_path(&self.cfg.input).display()
                 );
             }
             self.tester.preload_interesting(&plan.known_results());
@@ -168,7 +168,7 @@ impl Conclusion {
         t.set_timeout(self.cfg.timeout.unwrap_or_else(|| default_timeout(elapsed)));
         let sink = self.plan.open(&self.original)?;
         let location = sink.target().map(Path::display);
-        crate::panic::set_best_location(
+        crate::exec::panic::set_best_location(
             location.map_or("stdout (not written: the run stopped)".into(), |p| {
                 p.to_string()
             }),

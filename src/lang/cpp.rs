@@ -1,6 +1,8 @@
 //! C++ (tree-sitter-cpp, ABI 14: supertypes come from `NODE_TYPES`). Preprocessed libstdc++
 //! code parses with hundreds of ERROR regions; those are reduced token by token.
 
+use super::c::C;
+use super::table::RewriteTable;
 use super::{LangSpec, Overrides, RenderRules};
 
 fn language() -> tree_sitter::Language {
@@ -43,5 +45,109 @@ pub static SPEC: LangSpec = LangSpec {
         word_chars: b"",
         empty_block: None,
     },
-    rewrite: &crate::rewrite::cpp::CPP,
+    rewrite: &CPP,
+};
+
+/// The C++ rewrite table: the C facts (tree-sitter-cpp extends the C grammar) plus C++'s item
+/// lists (namespace, `extern "C"` and class bodies, whose items the bulk passes delete or strip
+/// as they do the file's), templates wrapping items, constructors' initializer lists, and the
+/// C++ names, expressions, types and specifiers.
+pub const CPP: RewriteTable = RewriteTable {
+    expressions: &[
+        "binary_expression",
+        "call_expression",
+        "cast_expression",
+        "comma_expression",
+        "conditional_expression",
+        "field_expression",
+        "parenthesized_expression",
+        "pointer_expression",
+        "sizeof_expression",
+        "subscript_expression",
+        "unary_expression",
+        "update_expression",
+        "assignment_expression",
+        "compound_literal_expression",
+        "new_expression",
+        "lambda_expression",
+        "identifier",
+        "qualified_identifier",
+    ],
+    // `std::x` uses `std` and `x`; `~T` names `T` through its identifier
+    names: &[
+        "identifier",
+        "type_identifier",
+        "field_identifier",
+        "statement_identifier",
+        "namespace_identifier",
+    ],
+    named_items: &[
+        "preproc_def",
+        "preproc_function_def",
+        "namespace_definition",
+        "alias_declaration",
+        "concept_definition",
+        "namespace_alias_definition",
+    ],
+    tagged_types: &[
+        "struct_specifier",
+        "union_specifier",
+        "enum_specifier",
+        "class_specifier",
+    ],
+    // a member declared in its class and defined out of line (`int S::f() {..}`), a template
+    // declared before its definition: each would keep the other alive
+    declarations_are_uses: false,
+    member_lists: true,
+    item_lists: &[
+        "translation_unit",
+        "declaration_list",
+        "field_declaration_list",
+    ],
+    scopes: &["translation_unit", "declaration_list"],
+    using_declarations: &["using_declaration"],
+    operator_names: &["operator_name"],
+    qualified_names: &["qualified_identifier"],
+    item_wrappers: &["template_declaration", "linkage_specification"],
+    initializer_list: Some("field_initializer_list"),
+    string_literals: &[
+        "string_literal",
+        "concatenated_string",
+        "raw_string_literal",
+    ],
+    types: &[
+        "primitive_type",
+        "sized_type_specifier",
+        "struct_specifier",
+        "class_specifier",
+        "template_type",
+    ],
+    named_types: &["type_identifier", "qualified_identifier"],
+    declarations: &[
+        "declaration",
+        "function_definition",
+        "type_definition",
+        "alias_declaration",
+    ],
+    block_braces: &[
+        "compound_statement",
+        "field_declaration_list",
+        "enumerator_list",
+        "declaration_list",
+    ],
+    droppable: &[
+        "type_qualifier",
+        "storage_class_specifier",
+        "attribute_specifier",
+        "attribute_declaration",
+        "ms_declspec_modifier",
+        "virtual",
+        "virtual_specifier",
+        "explicit_function_specifier",
+    ],
+    tight_tokens: &["::"],
+    angle_lists: &["template_argument_list", "template_parameter_list"],
+    line_labels: &["access_specifier"],
+    bulk_between_rounds: true,
+    ..C
 };

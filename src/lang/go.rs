@@ -1,7 +1,7 @@
 //! Go (tree-sitter-go). Statement terminators (newline or `;`) are derived as list separators.
 
 use super::{LangSpec, Overrides, RenderRules};
-use crate::rewrite::table::RewriteTable;
+use crate::lang::table::RewriteTable;
 
 fn language() -> tree_sitter::Language {
     tree_sitter_go::LANGUAGE.into()

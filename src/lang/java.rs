@@ -1,7 +1,7 @@
 //! Java (tree-sitter-java, ABI 14: supertypes come from `NODE_TYPES`).
 
 use super::{LangSpec, Overrides, RenderRules};
-use crate::rewrite::table::RewriteTable;
+use crate::lang::table::RewriteTable;
 
 fn language() -> tree_sitter::Language {
     tree_sitter_java::LANGUAGE.into()

@@ -1,7 +1,7 @@
 //! JavaScript (tree-sitter-javascript), also JSX.
 
 use super::{LangSpec, Overrides, RenderRules};
-use crate::rewrite::table::RewriteTable;
+use crate::lang::table::RewriteTable;
 
 fn language() -> tree_sitter::Language {
     tree_sitter_javascript::LANGUAGE.into()

@@ -1,7 +1,7 @@
 //! JSON (tree-sitter-json, ABI 14). Commas between members and elements are derived.
 
 use super::{LangSpec, Overrides, RenderRules};
-use crate::rewrite::table::RewriteTable;
+use crate::lang::table::RewriteTable;
 
 fn language() -> tree_sitter::Language {
     tree_sitter_json::LANGUAGE.into()

@@ -1,7 +1,7 @@
 //! Lua (tree-sitter-lua).
 
 use super::{LangSpec, Overrides, RenderRules};
-use crate::rewrite::table::RewriteTable;
+use crate::lang::table::RewriteTable;
 
 fn language() -> tree_sitter::Language {
     tree_sitter_lua::LANGUAGE.into()

@@ -27,6 +27,7 @@ pub mod python;
 pub mod rust;
 #[cfg(feature = "bash")]
 pub mod shell;
+pub mod table;
 #[cfg(feature = "typescript")]
 pub mod typescript;
 
@@ -34,7 +35,7 @@ use std::path::Path;
 
 use tree_sitter::Language;
 
-use crate::rewrite::table::RewriteTable;
+use crate::lang::table::RewriteTable;
 
 /// The name `--lang` takes for the bracket tree (any text).
 pub const TEXT: &str = "text";
@@ -53,7 +54,7 @@ pub struct LangSpec {
     /// Node kinds that are comments (reduced first, all at once; kept whole as one token).
     pub comments: &'static [&'static str],
     pub render: RenderRules,
-    /// What the rewrite passes know of the language (C's and C++'s live in `crate::rewrite`).
+    /// What the rewrite passes know of the language (C's and C++'s live in `crate::edits`).
     pub rewrite: &'static RewriteTable,
 }
 
@@ -216,11 +217,11 @@ mod tests {
         let find = |s: &str| all.iter().position(|&i| t.text(i) == s.as_bytes()).unwrap() as u32;
         // the whole body deleted: `if x: pass`
         let body: Vec<u32> = (find("y")..find("v")).collect();
-        let kept = crate::reduce::subtract(&all, &body);
+        let kept = crate::policy::subtract(&all, &body);
         assert_eq!(text(&kept), "if x: pass\nv = 4\n");
         // `y = 1` and `z = 2;` deleted: `w = 3` stays in the block at its line's indentation
         let some: Vec<u32> = (find("y")..find("w")).collect();
-        let kept = crate::reduce::subtract(&all, &some);
+        let kept = crate::policy::subtract(&all, &some);
         assert_eq!(text(&kept), "if x:\n    w = 3\nv = 4\n");
     }
 

@@ -2,7 +2,7 @@
 //! original indentation and writes `pass` for a block whose statements were all deleted.
 
 use super::{EmptyBlock, LangSpec, Overrides, RenderRules};
-use crate::rewrite::table::{Layout, RewriteTable};
+use crate::lang::table::{Layout, RewriteTable};
 
 fn language() -> tree_sitter::Language {
     tree_sitter_python::LANGUAGE.into()

@@ -1,7 +1,7 @@
 //! Rust (tree-sitter-rust).
 
 use super::{LangSpec, Overrides, RenderRules};
-use crate::rewrite::table::RewriteTable;
+use crate::lang::table::RewriteTable;
 
 fn language() -> tree_sitter::Language {
     tree_sitter_rust::LANGUAGE.into()

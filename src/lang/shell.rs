@@ -1,7 +1,7 @@
 //! Bash (tree-sitter-bash).
 
 use super::{LangSpec, Overrides, RenderRules};
-use crate::rewrite::table::RewriteTable;
+use crate::lang::table::RewriteTable;
 
 fn language() -> tree_sitter::Language {
     tree_sitter_bash::LANGUAGE.into()

@@ -41,9 +41,12 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::capture::{Captured, HEAD_LIMIT, TAIL_LIMIT};
 use normalize::{clip, slug};
 
+/// What is read of a stream: its first this many bytes (as a `--stderr` regex searches) ...
+pub const HEAD_LIMIT: usize = 4 << 20;
+/// ... and its last this many.
+pub const TAIL_LIMIT: usize = 1 << 20;
 /// At most this many key lines.
 pub const MAX_KEY_LINES: usize = 8;
 /// At most this many characters in a key line, an error kind or a diagnostic.
@@ -295,21 +298,6 @@ pub fn derive(ending: Ending, stdout: &[u8], stderr: &[u8]) -> Option<Signature>
         errors,
         diagnostics: Vec::new(),
     })
-}
-
-/// [`derive()`] from captured streams: the head and tail of each (a line cut by the gap between
-/// them ends at the gap).
-pub fn derive_captured(ending: Ending, stdout: &Captured, stderr: &Captured) -> Option<Signature> {
-    derive(ending, &joined(stdout), &joined(stderr))
-}
-
-fn joined(c: &Captured) -> Vec<u8> {
-    let mut bytes = c.head.clone();
-    if c.dropped > 0 {
-        bytes.push(b'\n');
-    }
-    bytes.extend(c.tail.iter());
-    bytes
 }
 
 /// A stream as clean lines: at most the first [`HEAD_LIMIT`] and last [`TAIL_LIMIT`] bytes,

@@ -4,12 +4,12 @@
 use anyhow::Result;
 use tree_sitter::Parser;
 
+use super::Unit;
 use super::grammar::Grammar;
 use super::reparse::Incremental;
 use super::text::{self, BracketCheck};
 use super::ts::{self, Parsed, Reparse};
 use crate::lang::{self, LangSpec};
-use crate::reduce::Unit;
 
 #[derive(Clone)]
 pub enum Front {
@@ -60,7 +60,7 @@ impl Front {
     }
 
     /// Makes the prefilter's checker on any thread (a test worker's own parser).
-    pub fn make_checker(&self) -> crate::prefilter::MakeChecker {
+    pub fn make_checker(&self) -> super::reparse::MakeChecker {
         match self {
             Front::Grammar(g) => {
                 let (language, name) = (g.language.clone(), g.name);

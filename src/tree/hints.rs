@@ -16,7 +16,18 @@ use std::collections::HashMap;
 use xxhash_rust::xxh3::xxh3_64;
 
 use super::render::Tokens;
-use crate::reduce::{Hint, Unit};
+use crate::tree::Unit;
+
+/// What an oracle can tell about a deletion from the text alone, before any test: the odds
+/// (`odds.rs`) learn how much each part says, per run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Hint {
+    /// How the deletion treats the names it holds (`tree/hints.rs`): a small category.
+    pub names: u8,
+    /// Hashes of four token texts: the first and last deleted tokens, and the present tokens
+    /// just before and after the deletion (0: none, or unknown).
+    pub words: [u64; 4],
+}
 
 /// A deletion that removes no name's first occurrence (or only names that occur nowhere else).
 pub const PLAIN: u8 = 0;

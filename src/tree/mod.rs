@@ -16,7 +16,9 @@ pub mod text;
 pub mod toy;
 pub mod ts;
 
-use crate::reduce::Unit;
+/// One atomic unit of a reduction: an index in source order (a line, a char, a tree token, or a
+/// tree node for an inner minimizer).
+pub type Unit = u32;
 
 /// An arena index. Not an atomic unit: internal nodes never sit in a configuration.
 pub type NodeId = u32;

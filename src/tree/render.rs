@@ -6,7 +6,7 @@
 //!   removed stretch had one, else one space, so tokens never glue (`return(x)` never becomes
 //!   `returnx`). Keeping every token gives the input back byte for byte.
 
-use crate::reduce::Unit;
+use super::Unit;
 
 /// Units that tile the input exactly.
 pub struct Segments {

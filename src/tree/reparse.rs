@@ -46,6 +46,9 @@ pub fn count_errors(tree: &Tree) -> (usize, Option<usize>) {
     }
 }
 
+/// Makes a worker's parser (the feeding thread's is made the same way).
+pub type MakeChecker = std::sync::Arc<dyn Fn() -> anyhow::Result<Box<dyn Reparse>> + Send + Sync>;
+
 /// Re-parses a candidate and counts its errors: the prefilter's question.
 pub trait Reparse {
     /// ERROR + MISSING nodes (or the front end's equivalent); `None` if it cannot tell.

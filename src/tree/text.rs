@@ -402,7 +402,7 @@ mod tests {
             .unwrap();
         assert!(p.arena.deletable(b));
         let delta = view.deletion_delta(&config, &[b]);
-        let kept = crate::reduce::subtract(&config, &delta);
+        let kept = crate::policy::subtract(&config, &delta);
         assert_eq!(p.tokens.render(&kept), b"f(a, c)\n");
     }
 

@@ -11,8 +11,8 @@
 //! expr    ::= ident
 //! ```
 
+use super::Unit;
 use super::{Arena, Class, NONE, Node, NodeId};
-use crate::reduce::Unit;
 
 /// The toy grammar's kinds, as kind ids.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -531,7 +531,7 @@ mod tests {
             (args.clone(), "void f() { g(); }\n"),
         ] {
             let delta = view.deletion_delta(&all, &drop);
-            let kept = crate::reduce::subtract(&all, &delta);
+            let kept = crate::policy::subtract(&all, &delta);
             let got = text(&kept);
             assert_eq!(got, want);
         }

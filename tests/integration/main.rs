@@ -1,5 +1,6 @@
 //! One integration binary that runs the real `reduce` executable on real files and scripts.
 
+mod architecture;
 mod clash;
 mod cli;
 mod cluster;

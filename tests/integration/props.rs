@@ -3,14 +3,15 @@
 //! (1-minimality) holds; the tree renderer round-trips random C-like programs and every fixture.
 
 use proptest::prelude::*;
-use reduce::reduce::bytes::{Completion, Settings, Workspace, reduce_bytes};
-use reduce::reduce::ddmin::{Ddmin, Sweep};
-use reduce::reduce::giveup::GiveUp;
-use reduce::reduce::hdd::Hdd;
-use reduce::reduce::perses::{ClearDone, Perses, PersesOptions};
-use reduce::reduce::shuffled::ShuffledOracle;
-use reduce::reduce::until::Until;
-use reduce::reduce::{FnOracle, Policy, Unit, Verdict, reduce};
+use reduce::engine::shuffled::ShuffledOracle;
+use reduce::engine::{FnOracle, reduce};
+use reduce::policy::bytes::{Completion, Settings, Workspace, reduce_bytes};
+use reduce::policy::ddmin::{Ddmin, Sweep};
+use reduce::policy::giveup::GiveUp;
+use reduce::policy::hdd::Hdd;
+use reduce::policy::perses::{ClearDone, Perses, PersesOptions};
+use reduce::policy::until::Until;
+use reduce::policy::{Policy, Unit, Verdict};
 use reduce::tree::grammar::Grammar;
 use reduce::tree::ts;
 

@@ -1,0 +1,14 @@
+//! One test run, from the command line the user gave to a verdict: the test's forms and
+//! conditions (`check`), the script runner (`runner`), the candidate's directory (`frame`), the
+//! job launcher, bounded capture of the output, the reaper of escaped processes, and the run's
+//! temp directories.
+
+pub mod capture;
+pub mod check;
+pub mod frame;
+pub mod launcher;
+pub mod panic;
+pub mod reaper;
+pub mod runner;
+pub mod script;
+pub mod tempdirs;

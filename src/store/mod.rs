@@ -1,0 +1,9 @@
+//! What a run keeps on disk: the result and the backup (`sink`), the persistent verdict cache
+//! and resume records, the run locks, and the one check of which file a path names.
+
+pub mod diskcache;
+pub mod paths;
+pub mod persist;
+pub mod resume;
+pub mod runlock;
+pub mod sink;
