@@ -225,6 +225,37 @@ mod tests {
         assert_eq!(text(&kept), "if x:\n    w = 3\nv = 4\n");
     }
 
+    /// A header that spans lines (`if (a and\n        b):`, parameters over several lines)
+    /// ends on a continuation line indented as deep as its body, or deeper: its block is
+    /// measured against the line the statement starts on, so keeping the body writes no `pass`
+    /// (which made every candidate an IndentationError), and deleting it still does.
+    #[cfg(feature = "python")]
+    #[test]
+    fn a_python_block_under_a_header_spanning_lines_is_kept_without_pass() {
+        let src = "def f(a,\n      b):\n    if (a and\n            b):\n        return 1\n    return 2\nv = 4\n";
+        let front = crate::tree::front::Front::grammar(&python::SPEC).unwrap();
+        let parsed = front.builder().unwrap().build(src.as_bytes()).unwrap();
+        let t = &parsed.tokens;
+        let text = |c: &[u32]| String::from_utf8(t.render(c)).unwrap();
+        let all: Vec<u32> = (0..t.len() as u32).collect();
+        let find = |s: &str| all.iter().position(|&i| t.text(i) == s.as_bytes()).unwrap() as u32;
+        assert_eq!(text(&all), src);
+        // `v = 4` deleted: both blocks are still there
+        let kept = crate::reduce::subtract(&all, &[find("v"), find("v") + 1, find("v") + 2]);
+        assert_eq!(text(&kept), &src[..src.len() - "v = 4\n".len()]);
+        // the `if`'s body deleted: `pass` after its header, the function's body goes on
+        let body: Vec<u32> = (find("return")..find("return") + 2).collect();
+        let kept = crate::reduce::subtract(&all, &body);
+        assert_eq!(
+            text(&kept),
+            "def f(a,\n      b):\n    if (a and\n            b): pass\n    return 2\nv = 4\n"
+        );
+        // the function's whole body deleted: `pass` after its header
+        let body: Vec<u32> = (find("if")..find("v")).collect();
+        let kept = crate::reduce::subtract(&all, &body);
+        assert_eq!(text(&kept), "def f(a,\n      b): pass\nv = 4\n");
+    }
+
     #[test]
     fn names_and_extensions_are_unique() {
         let names = names();

@@ -81,6 +81,9 @@ pub struct TokenRules {
     pub word_chars: &'static [u8],
     /// Per token: [`Self::OPENER`], [`Self::COMMENT`]; empty when no token opens a block.
     pub flags: Vec<u8>,
+    /// Per opener, in token order: the byte where the statement it belongs to starts (`if` of
+    /// `if (a and\n        b):`), whose line's indentation its block is measured against.
+    pub headers: Vec<(Unit, u32)>,
     /// Written after an opener whose block is gone (`pass`).
     pub filler: &'static [u8],
     /// A token moved to a new line gets its original line's indentation even if it was not
@@ -95,6 +98,12 @@ impl TokenRules {
 
     fn flag(&self, t: Unit, f: u8) -> bool {
         self.flags.get(t as usize).is_some_and(|&x| x & f != 0)
+    }
+
+    /// Where the statement of opener `t` starts, if known.
+    fn header(&self, t: Unit) -> Option<usize> {
+        let i = self.headers.binary_search_by_key(&t, |h| h.0).ok()?;
+        Some(self.headers[i].1 as usize)
     }
 }
 
@@ -263,7 +272,9 @@ impl Tokens {
     }
 
     /// Is the block opened by `config[j]` gone: no kept code token follows, or the next one
-    /// starts a later line that is not indented deeper than the opener's line?
+    /// starts a later line that is not indented deeper than the line its statement starts on
+    /// (not the opener's own line: a header over several lines ends on a continuation line,
+    /// often indented as deep as the block or deeper)?
     fn block_is_gone(&self, config: &[Unit], j: usize) -> bool {
         let comment = |t: Unit| self.rules.flag(t, TokenRules::COMMENT);
         let Some(&next) = config[j + 1..].iter().find(|&&t| !comment(t)) else {
@@ -276,7 +287,8 @@ impl Tokens {
         if !self.src[open..next].contains(&b'\n') {
             return false;
         }
-        self.line_indentation(next).len() <= self.line_indentation(open).len()
+        let header = self.rules.header(config[j]).unwrap_or(open);
+        self.line_indentation(next).len() <= self.line_indentation(header).len()
     }
 }
 

@@ -104,16 +104,29 @@ fn token_rules(g: &Grammar, raw: &RawTree, arena: &Arena, spans: &[(u32, u32)]) 
     let mut flags: Vec<u8> = (0..spans.len())
         .map(|t| if comment(t) { TokenRules::COMMENT } else { 0 })
         .collect();
-    for n in raw.nodes.iter().filter(|n| n.kind == block && !n.error) {
-        let mut t = spans.partition_point(|s| s.1 <= n.start);
-        while t > 0 && flags[t - 1] & TokenRules::COMMENT != 0 {
-            t -= 1;
-        }
-        if t > 0 {
-            flags[t - 1] |= TokenRules::OPENER;
+    let mut headers = Vec::new();
+    for (p, kids) in raw.kids.iter().enumerate() {
+        for n in kids.iter().map(|&k| &raw.nodes[k as usize]) {
+            if n.kind != block || n.error {
+                continue;
+            }
+            let mut t = spans.partition_point(|s| s.1 <= n.start);
+            while t > 0 && flags[t - 1] & TokenRules::COMMENT != 0 {
+                t -= 1;
+            }
+            if t > 0 {
+                flags[t - 1] |= TokenRules::OPENER;
+                // the statement's start; an error region's may be far above: the `:`'s line
+                if !raw.nodes[p].error {
+                    headers.push(((t - 1) as u32, raw.nodes[p].start));
+                }
+            }
         }
     }
+    headers.sort_unstable();
+    headers.dedup_by_key(|h| h.0);
     rules.flags = flags;
+    rules.headers = headers;
     rules.filler = render.empty_block.map_or(b"", |b| b.filler.as_bytes());
     rules.indent_sensitive = true;
     rules

@@ -295,6 +295,51 @@ fn the_python_fixture_is_hoisted_and_reindented() {
     assert!(indents.iter().all(|i| i % 4 == 0), "{text}");
 }
 
+/// A generated 18 KB module of classes used at module level, each with headers over several
+/// lines (`def handle(self, a,\n               b):`, `if (a and\n                b):`), and
+/// a `NameError` at top level 60% of the way down (as `_pydecimal.py` with such a line). The
+/// renderer took every such header's block for gone (its `:` ends a continuation line indented
+/// as deep as the body) and wrote `pass` after it, so every candidate of the tree path was an
+/// IndentationError: 400 test runs left the module whole. Now it goes to the one name in ~50.
+#[test]
+fn a_python_module_with_headers_over_several_lines_reduces_to_its_error() {
+    let env = crate::util::TestEnv::new();
+    let mut src = String::new();
+    for i in 0..100 {
+        if i == 60 {
+            src.push_str("undefined_name_xyz.attr\n\n");
+        }
+        src.push_str(&format!(
+            "class C{i}:\n    \"\"\"Doc {i}.\"\"\"\n\n    def handle(self, a,\n               b):\n        if (a and\n                b):\n            return {i}\n        return a + b\n\n\nv{i} = C{i}().handle({i}, 1)\n\n"
+        ));
+    }
+    env.write("module.py", &src);
+    let script = env.script(
+        "t.sh",
+        "py=/usr/bin/python3; [ -x \"$py\" ] || py=python3\n\"$py\" \"$1\" 2>&1 >/dev/null | tail -n 1 | grep -q \"^NameError: name 'undefined_name_xyz'\"",
+    );
+    assert!(env.passes(&script, "module.py", src.as_bytes()));
+    env.run([
+        "-q",
+        "--max-attempts",
+        "400",
+        "--stats-json",
+        "stats.json",
+        "-o",
+        "out.py",
+        "--test",
+        "t.sh",
+        "module.py",
+    ])
+    .expect_code(0);
+    let out = env.read("out.py");
+    let stats: serde_json::Value = serde_json::from_slice(&env.read("stats.json")).unwrap();
+    assert!(env.passes(&script, "module.py", &out));
+    crate::util::assert_bytes("result", b"undefined_name_xyz\n", &out);
+    assert_eq!(stats["completion"], "fixpoint", "{stats}");
+    assert!(stats["tests"].as_u64().unwrap() < 150, "{stats}");
+}
+
 /// A result reduced again comes back unchanged: the deletion rounds end at a fixpoint of every
 /// replacement (those skipped for failing on earlier programs are tried on the final one), and
 /// no layout makes a file larger than its input (C++ with parse errors came back 4 bytes larger).
