@@ -10,14 +10,16 @@
 # `reduce-ddmin` (ddmin over lines; only when named with -t), `reduce-rename` (perses --rename:
 # short names, to compare bytes with C-Reduce, which renames; only when named), `reduce-compact`
 # (--rename --compact: the fewest-bytes layout too; only when named), and creduce, cvise,
-# treereduce-c/-rust when found (C-Reduce and C-Vise get --not-c on inputs that are neither C nor
-# C++). Each run gets a fresh copy of the input and a wrapped test that counts calls. Rows go to bench/results.tsv; the table to bench/RESULTS.md.
+# shrinkray, treereduce-c/-rust when found (C-Reduce and C-Vise get --not-c on inputs that are
+# neither C nor C++; Shrink Ray runs with --parallelism 2, --no-llm (its language-model passes
+# would download a model) and --no-history; it is found as $SHRINKRAY, on PATH, or in the venv
+# /opt/shrinkray that bench/install-peers.sh makes). Each run gets a fresh copy of the input and a wrapped test that counts calls. Rows go to bench/results.tsv; the table to bench/RESULTS.md.
 # Defaults: CAP 300 s, cases bench/cases. Needs python3 (token counts) and GNU timeout.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 cap=300
-tools="reduce reduce-j1 creduce cvise treereduce-c treereduce-rust"
+tools="reduce reduce-j1 creduce cvise shrinkray treereduce-c treereduce-rust"
 while getopts "c:t:" opt; do
   case $opt in c) cap=$OPTARG ;; t) tools=$OPTARG ;; *) exit 2 ;; esac
 done
@@ -39,8 +41,17 @@ case_dirs() { # absolute paths: the tests run from temp directories
   done
 }
 
+shrinkray_bin() { # Shrink Ray needs Python >= 3.12: often in a venv of its own
+  local b
+  for b in "${SHRINKRAY:-}" "$(command -v shrinkray)" /opt/shrinkray/bin/shrinkray; do
+    [ -n "$b" ] && [ -x "$b" ] && { echo "$b"; return 0; }
+  done
+  return 1
+}
+
 installed() {
   case $1 in
+    shrinkray) shrinkray_bin >/dev/null ;;
     reduce|reduce-j1|reduce-deletion|reduce-ddmin|reduce-rename|reduce-compact) return 0 ;;
     treereduce-c|treereduce-rust) command -v "$1" >/dev/null || [ -x "$HOME/.cargo/bin/$1" ] ;;
     *) command -v "$1" >/dev/null ;;
@@ -86,6 +97,8 @@ run_one() { # tool casedir
       reduce-compact) timeout -k 10 "$cap" "$reduce_bin" -q --algo perses --rename --compact --stats-json "$w/stats.json" --test "$w/test.sh" "$input" ;;
       creduce) timeout -k 10 "$cap" creduce $notc --n 2 "$w/test.sh" "$input" ;;
       cvise) timeout -k 10 "$cap" cvise $notc --n 2 "$w/test.sh" "$input" ;;
+      shrinkray) SHRINKRAY_LLM=0 timeout -k 10 "$cap" "$(shrinkray_bin)" --ui basic --parallelism 2 \
+        --no-llm --no-history "$w/test.sh" "$input" ;;
       treereduce-c|treereduce-rust)
         tr=$(command -v "$tool" || echo "$HOME/.cargo/bin/$tool")
         timeout -k 10 "$cap" "$tr" -s "$input" -o "$w/red/out.$input" --temp-dir "$w/tmp" -- "$w/test.sh" @@ ;;

@@ -1,0 +1,14 @@
+#!/bin/bash
+# Interesting iff rustc (edition 2021, as the library regex_syntax with the feature "std") reports
+# exactly one error, and it is error[E0308] "mismatched types" with the label "expected `Flags`,
+# found `Hir`" on the arguments of a method call ("arguments to this method are incorrect").
+f="${1:-input.rs}"
+d=$(mktemp -d) || exit 2
+trap 'rm -rf "$d"' EXIT
+out=$(timeout 30 rustc --edition 2021 --crate-type lib --crate-name regex_syntax --emit=metadata \
+  -o "$d/o" --cfg 'feature="std"' "$f" 2>&1) && exit 1
+printf '%s\n' "$out" | grep -qx 'error: aborting due to 1 previous error' || exit 1
+[ "$(printf '%s\n' "$out" | grep -E '^error(\[E[0-9]+\])?: ' | grep -vx 'error: aborting due to 1 previous error')" = \
+  'error[E0308]: mismatched types' ] || exit 1
+printf '%s\n' "$out" | grep -q ' expected `Flags`, found `Hir`$' || exit 1
+printf '%s\n' "$out" | grep -q ' arguments to this method are incorrect$'
