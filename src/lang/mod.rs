@@ -241,18 +241,18 @@ mod tests {
         let find = |s: &str| all.iter().position(|&i| t.text(i) == s.as_bytes()).unwrap() as u32;
         assert_eq!(text(&all), src);
         // `v = 4` deleted: both blocks are still there
-        let kept = crate::reduce::subtract(&all, &[find("v"), find("v") + 1, find("v") + 2]);
+        let kept = crate::policy::subtract(&all, &[find("v"), find("v") + 1, find("v") + 2]);
         assert_eq!(text(&kept), &src[..src.len() - "v = 4\n".len()]);
         // the `if`'s body deleted: `pass` after its header, the function's body goes on
         let body: Vec<u32> = (find("return")..find("return") + 2).collect();
-        let kept = crate::reduce::subtract(&all, &body);
+        let kept = crate::policy::subtract(&all, &body);
         assert_eq!(
             text(&kept),
             "def f(a,\n      b):\n    if (a and\n            b): pass\n    return 2\nv = 4\n"
         );
         // the function's whole body deleted: `pass` after its header
         let body: Vec<u32> = (find("if")..find("v")).collect();
-        let kept = crate::reduce::subtract(&all, &body);
+        let kept = crate::policy::subtract(&all, &body);
         assert_eq!(text(&kept), "def f(a,\n      b): pass\nv = 4\n");
     }
 
