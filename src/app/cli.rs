@@ -548,6 +548,7 @@ fn conditions(
         expect,
         stdout: regex("--stdout", stdout)?,
         stderr: regex("--stderr", stderr)?,
+        same: None,
     })
 }
 

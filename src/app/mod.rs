@@ -289,6 +289,8 @@ impl Session {
             verbose: cfg.verbose,
             temp_root: cfg.temp_dir.clone(),
             launcher: cfg.launcher.clone(),
+            derive: false,
+            slipped: None,
         };
         // the bytes reducer tests one candidate at a time: one worker is enough
         let jobs = if algo == Algo::Bytes { 1 } else { cfg.jobs };

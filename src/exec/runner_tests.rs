@@ -21,6 +21,8 @@ fn config(script: PathBuf, verbose: bool) -> ScriptConfig {
         verbose,
         temp_root: None,
         launcher: None,
+        derive: false,
+        slipped: None,
     }
 }
 

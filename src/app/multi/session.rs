@@ -66,6 +66,8 @@ impl Session {
             verbose: cfg.verbose,
             temp_root: cfg.temp_dir.clone(),
             launcher: cfg.launcher.clone(),
+            derive: false,
+            slipped: None,
         };
         let pool = Pool::new(cfg.jobs, &script_cfg).map_err(|e| {
             fail(

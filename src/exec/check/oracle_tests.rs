@@ -20,6 +20,8 @@ fn oracle(command: TestCommand, conditions: Conditions) -> (ScriptOracle, tempfi
         verbose: false,
         temp_root: Some(root.path().to_path_buf()),
         launcher: None,
+        derive: false,
+        slipped: None,
     };
     (ScriptOracle::new(cfg).unwrap(), root)
 }
