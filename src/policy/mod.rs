@@ -6,6 +6,7 @@
 //! minimizer). A configuration is a sorted, duplicate-free `Vec<u32>`; a delta is a sorted,
 //! non-empty subset of it. No I/O, clap or progress bars here: everything is testable in-process.
 
+pub mod args;
 pub mod bytes;
 pub mod closure;
 pub mod ddmin;
