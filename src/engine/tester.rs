@@ -160,6 +160,11 @@ impl Tester {
         self.pool.set_timeout(timeout);
     }
 
+    /// The timeout of every test run now.
+    pub fn timeout(&self) -> std::time::Duration {
+        self.pool.timeout()
+    }
+
     /// Swaps in the real output once the original has been checked.
     pub fn set_sink(&mut self, sink: Sink) {
         self.sink = sink;

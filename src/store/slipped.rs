@@ -94,45 +94,21 @@ impl Slipped {
     /// entries are kept), creates it and writes its index. `name`: the candidate's file name,
     /// whose extension the saved files get.
     pub fn open(dir: &Path, name: &OsString) -> Result<Slipped> {
-        let shown = dir.display();
-        let usage =
-            |why: String| fail(FailureKind::Usage, format!("--save-slipped {shown}: {why}"));
-        let mut entries = Vec::new();
-        match fs::symlink_metadata(dir) {
-            Ok(m) if !m.is_dir() => {
-                return Err(usage("exists and is not a directory".into()));
+        let entries = match Slipped::check(dir)? {
+            Some(entries) => entries,
+            None => {
+                fs::create_dir(dir).map_err(|e| {
+                    fail(
+                        FailureKind::Io,
+                        format!(
+                            "--save-slipped: cannot create the directory {}: {e}",
+                            dir.display()
+                        ),
+                    )
+                })?;
+                Vec::new()
             }
-            Ok(_) => {
-                let index = dir.join(INDEX);
-                let others = fs::read_dir(dir)
-                    .map_err(|e| fail(FailureKind::Io, format!("cannot read {shown}: {e}")))?
-                    .filter_map(|e| e.ok())
-                    .count();
-                if index.exists() {
-                    let bytes = fs::read(&index).map_err(|e| {
-                        fail(
-                            FailureKind::Io,
-                            format!("cannot read {}: {e}", index.display()),
-                        )
-                    })?;
-                    entries = serde_json::from_slice(&bytes).map_err(|e| {
-                        usage(format!(
-                            "its {INDEX} is not an index of --save-slipped ({e}); give a new or empty directory"
-                        ))
-                    })?;
-                } else if others > 0 {
-                    return Err(usage(
-                        "holds files already; give a new or empty directory (or the DIR of an earlier --save-slipped, which is added to)".into(),
-                    ));
-                }
-            }
-            Err(_) => fs::create_dir(dir).map_err(|e| {
-                fail(
-                    FailureKind::Io,
-                    format!("--save-slipped: cannot create the directory {shown}: {e}"),
-                )
-            })?,
-        }
+        };
         let ext = Path::new(name)
             .extension()
             .map(|e| format!(".{}", e.to_string_lossy()))
@@ -153,6 +129,58 @@ impl Slipped {
             .map_err(|e| fail(FailureKind::Io, format!("--save-slipped: {e:#}")))?;
         drop(state);
         Ok(saver)
+    }
+
+    /// Checks DIR before the run: `None` when it does not exist yet (its parent must), else the
+    /// entries of its index (none for an empty DIR). Refuses a file, a DIR that holds anything
+    /// but an index of this kind, and an index that does not parse.
+    pub fn check(dir: &Path) -> Result<Option<Vec<Entry>>> {
+        let shown = dir.display();
+        let usage =
+            |why: String| fail(FailureKind::Usage, format!("--save-slipped {shown}: {why}"));
+        match fs::symlink_metadata(dir) {
+            Ok(m) if !m.is_dir() => Err(usage("exists and is not a directory".into())),
+            Ok(_) => {
+                let index = dir.join(INDEX);
+                if index.exists() {
+                    let bytes = fs::read(&index).map_err(|e| {
+                        fail(
+                            FailureKind::Io,
+                            format!("cannot read {}: {e}", index.display()),
+                        )
+                    })?;
+                    let entries = serde_json::from_slice(&bytes).map_err(|e| {
+                        usage(format!(
+                            "its {INDEX} is not an index of --save-slipped ({e}); give a new or empty directory"
+                        ))
+                    })?;
+                    return Ok(Some(entries));
+                }
+                let any = fs::read_dir(dir)
+                    .map_err(|e| fail(FailureKind::Io, format!("cannot read {shown}: {e}")))?
+                    .next()
+                    .is_some();
+                match any {
+                    true => Err(usage(
+                        "holds files already; give a new or empty directory (or the DIR of an earlier --save-slipped, which is added to)".into(),
+                    )),
+                    false => Ok(Some(Vec::new())),
+                }
+            }
+            Err(_) => {
+                let parent = crate::store::paths::parent_of(dir);
+                match parent.is_dir() {
+                    true => Ok(None),
+                    false => Err(fail(
+                        FailureKind::Io,
+                        format!(
+                            "--save-slipped {shown}: directory {} does not exist",
+                            parent.display()
+                        ),
+                    )),
+                }
+            }
+        }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {

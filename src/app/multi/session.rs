@@ -379,6 +379,7 @@ impl Session {
             files,
             // no resume record for many files (yet)
             resumable: false,
+            failure: Default::default(),
         }
     }
 
