@@ -299,6 +299,13 @@ impl Tester {
             self.stats.test_seconds += outcome.elapsed.as_secs_f64();
         }
         self.stats.interesting += outcome.interesting as u64;
+        // a failure, but not the one kept (--same-failure derives every run's signature)
+        if !outcome.interesting
+            && outcome.signature.is_some()
+            && outcome.status != RunStatus::TimedOut
+        {
+            self.stats.slips += 1;
+        }
         self.report_verbose(outcome);
     }
 

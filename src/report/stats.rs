@@ -23,6 +23,9 @@ pub struct Stats {
     pub pruned: u64,
     /// The prefilter turned itself off (parsing cost more than testing) in some round.
     pub prefilter_off: bool,
+    /// `--same-failure`: runs that failed, but not as the original did (another signature, or
+    /// an error before the same crash): the slips the signature caught.
+    pub slips: u64,
     /// Total seconds spent in test runs.
     pub test_seconds: f64,
     /// Seconds the reducer's own thread (the one that feeds the workers) waited for a test run
@@ -192,6 +195,13 @@ pub fn summary(r: &Record) -> String {
         out.push_str("\nreduce: to resume, run the same command again");
     }
     out.push_str(&failure_lines(&r.failure));
+    if r.failure.kept.is_some() && s.slips > 0 {
+        out.push_str(&format!(
+            "\nreduce: {} failed another way and {} not kept",
+            count(s.slips, "candidate", "candidates"),
+            if s.slips == 1 { "was" } else { "were" }
+        ));
+    }
     out
 }
 
