@@ -572,7 +572,7 @@ fn show_signature_of_a_rustc_ice_and_a_rustc_error_code() {
             "2021",
             "@@",
             "-o",
-            "/dev/null",
+            "ice.out",
         ])
         .env("RUSTC_BOOTSTRAP", "1")
         .output()
@@ -600,7 +600,7 @@ fn show_signature_of_a_rustc_ice_and_a_rustc_error_code() {
         "lib",
         "@@",
         "-o",
-        "/dev/null",
+        "e0782.rmeta",
     ]);
     run.expect_code(0);
     let (_, stdout, _) = run.parts();
@@ -624,8 +624,10 @@ fn rustc_the_error_code_is_kept_and_no_new_error_comes_before_it() {
         "--crate-type",
         "lib",
         "--emit=metadata",
+        // not -o /dev/null: rustc may write elsewhere and rename over the path (as root, over
+        // the device) when a candidate compiles
         "-o",
-        "/dev/null",
+        "lib.rmeta",
     ];
     let mut args = vec![
         "-q",
@@ -883,4 +885,43 @@ fn the_new_directories_are_refused_when_they_hold_files_or_other_outputs() {
     let run = env.run(["--save-slipped", "s", "in.py", "--", "python3", "@@"]);
     run.expect_code(2);
     assert!(!env.exists("out.py") && !env.exists("new") && !env.exists("both"));
+}
+
+#[test]
+fn python_a_run_stopped_early_resumes_with_the_failure_of_its_original() {
+    // the second run's INPUT is the first's partial result: the failure kept is INPUT.orig's,
+    // the test's identity is the first run's, and the run resumes
+    let env = TestEnv::new();
+    let calc = python_case(&env);
+    let mut lines = vec!["let z = 0 + 0".to_string()];
+    lines.extend((0..6).map(|i| format!("let v{i} = {i} + {}", i + 1)));
+    lines.push("print v3 / z".into());
+    let original = lines.join("\n") + "\n";
+    env.write("prog.txt", &original);
+    let command = |budget: Option<&str>| {
+        let mut args = vec!["--same-failure", "--algo", "ddmin"];
+        if let Some(budget) = budget {
+            args.extend(["--max-attempts", budget]);
+        }
+        args.extend(["prog.txt", "--", "python3", &calc, "@@"]);
+        env.run(args)
+    };
+    command(Some("12")).expect_code(0);
+    let partial = env.read("prog.txt");
+    assert!(partial.len() < original.len(), "no progress in 12 runs");
+    assert_bytes(
+        "the backup",
+        original.as_bytes(),
+        &env.read("prog.txt.orig"),
+    );
+    let run = command(None);
+    run.expect_code(0).expect_stderr_contains(&[
+        "reduce: keeping: exited 1; Python exception: ZeroDivisionError",
+        "reduce: resuming: prog.txt is a result of an earlier",
+    ]);
+    assert_bytes(
+        "the result",
+        b"let z = 0 + 0\nlet v3 = 3 + 4\nprint v3 / z\n",
+        &env.read("prog.txt"),
+    );
 }
