@@ -62,17 +62,20 @@ Examples:
   reduce --algo hdd --test ./crash.sh -o small.c -j1 input.c
 
   # in CI: quiet, bounded, machine-readable record, result on stdout
-  reduce -q --max-attempts 5000 --stats-json stats.json --test ./t.sh -o - fuzz.bin > min.bin
+  reduce -q --max-attempts 5000 --stats-json stats.json --test ./crash.sh -o - input.c > small.c
 
-  # no script: a shell command ({} is the candidate), or a program (@@ is the candidate)
-  reduce -c 'gcc -c {} 2>&1 | grep -q \"internal compiler error\"' input.c
+  # no script: a shell command ({} is the candidate) that must exit 0 and print a warning
+  reduce -c 'gcc -c -o /dev/null {}' --stderr 'implicit declaration of function .crash.' input.c
+
+  # no shell: a program (@@ is the candidate) that must die by a signal
   reduce --algo bytes crash.bin --signal -- ./fuzz_parse @@
 
-  # no script at all: keep the compiler's crash as it is, reduce the flags too, write a report
-  reduce --same-failure --reduce-args --report bug/ -o small.cc big.cc -- g++ -O2 -c @@
+  # no script at all: keep the failure the original shows (here gcc's conflicting types),
+  # reduce the command's flags too, and write what a bug report needs into bug/
+  reduce --same-failure --reduce-args --report bug/ -o small.c x.c -- gcc -Wall -O2 -c @@
 
-  # a pipeline: read stdin, write the result to stdout
-  cat crash.bin | reduce --algo bytes --stderr 'AddressSanitizer' -- ./fuzz_parse @@ - > min.bin
+  # a pipeline: - (stdin) before --, the result on stdout
+  cat crash.bin | reduce --algo bytes --signal=ABRT --stderr heap-buffer-overflow - -- ./fuzz_parse @@ > min.bin
 
 The test (script, -c or --) gets the candidate's absolute path as $1 and runs in a private directory where
 the candidate has the input's file name. Exit status 0 means \"still interesting\" (or

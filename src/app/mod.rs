@@ -468,8 +468,6 @@ impl Session {
 
     fn finish(mut self) -> Result<ExitCode> {
         let reduced = self.reduce();
-        // a check beside the loop may still run, or may have failed and stopped the loop
-        self.tester.await_check_and_rerun()?;
         reduced?;
         // a resumed run that stopped before its replay passed the resume point ends with what
         // INPUT holds: the smaller result, known interesting

@@ -135,18 +135,6 @@ impl<'p> PassNode<'p> {
         }
     }
 
-    /// The configuration the call ends with if step `i` (a success index or [`FAILED`]) is taken
-    /// and the policy then stops; `None` if it does not stop there (or that is not known yet).
-    pub(super) fn end_after(&self, i: usize) -> Option<&[Unit]> {
-        if !matches!(self.branches.get(&i), Some(Branch::End)) {
-            return None;
-        }
-        match i {
-            FAILED => Some(&self.config),
-            _ => self.cands.get(i).map(|c| c.candidate.as_slice()),
-        }
-    }
-
     fn make_branch(&self, i: usize) -> Branch<'p> {
         if i == FAILED {
             return self.make_fail_branch();

@@ -8,10 +8,10 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use super::{Oracle, Prefetched, Started, Ticket, new_ticket};
+use super::{Oracle, Started, Ticket, new_ticket};
 use crate::edits::EditSpace;
 use crate::engine::prefilter::{Baseline, Check, MakeChecker, Shared};
-use crate::engine::tester::{Ahead, Next, Tester, ticket_methods};
+use crate::engine::tester::{Tester, ticket_methods};
 use crate::policy::{Unit, Verdict};
 use crate::tree::ts::Reparse;
 
@@ -63,8 +63,6 @@ pub struct EditOracle<'a> {
     /// A group whose passes differ in their prefilter setting: from which unit on each pass's
     /// units start, and whether its candidates are parsed (see [`EditOracle::unfiltered`]).
     filtered: Vec<(Unit, bool)>,
-    /// The driver's next call, for prefetching (see [`Ahead`]).
-    ahead: Option<Ahead<'a>>,
 }
 
 impl<'a> EditOracle<'a> {
@@ -88,14 +86,7 @@ impl<'a> EditOracle<'a> {
             shared: None,
             sent: HashSet::new(),
             filtered: Vec::new(),
-            ahead: None,
         }
-    }
-
-    /// Tells the chain what the driver runs after this call (with `-j` above 1).
-    pub fn with_next(mut self, next: Next<'a>) -> Self {
-        self.ahead = Ahead::of(self.tester, next);
-        self
     }
 
     /// For a group whose passes do not all use the prefilter: `passes` lists, in order, the
@@ -249,13 +240,6 @@ fn first_missing(config: &[Unit]) -> Unit {
 }
 
 impl Oracle for EditOracle<'_> {
-    fn prefetch(&mut self, config: &[Unit], k: usize) -> Prefetched {
-        let space = self.space;
-        Ahead::prefetch(&mut self.ahead, self.tester, config, k, || {
-            space.render(config)
-        })
-    }
-
     fn test(&mut self, candidate: &[Unit]) -> Verdict {
         match self.prepare(new_ticket(), None, candidate) {
             Some(known) => known,

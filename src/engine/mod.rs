@@ -35,17 +35,6 @@ pub enum Started {
     Unknown,
 }
 
-/// What [`Oracle::prefetch`] did with a candidate of the loop's next call.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Prefetched {
-    /// A test of it runs under this ticket (no candidate of this call will wait for it).
-    Started(Ticket),
-    /// Nothing to run: its verdict is known or a test of it already runs.
-    Skipped,
-    /// No such candidate, or no prefetching now.
-    Exhausted,
-}
-
 /// Judges a candidate configuration.
 ///
 /// `test` is required. `on_pass` hears the policy's phase. `stop_requested` lets the oracle end the run early (Ctrl-C, an attempt
@@ -98,18 +87,6 @@ pub trait Oracle {
     /// through `finish_one` (with an unknown verdict unless it finished first).
     fn cancel(&mut self, _tickets: &[Ticket]) {}
 
-    /// These prefetched tests were made for endings that can no longer happen, but a candidate
-    /// of the same bytes may still come (bulk deletions from two endings often agree, and the
-    /// call after next may begin with them): they go on, for a later candidate to take over,
-    /// until a plan wants their workers ([`Oracle::drop_released`]). The default stops them at
-    /// once.
-    fn release(&mut self, tickets: &[Ticket]) {
-        self.cancel(tickets);
-    }
-
-    /// A plan ran out of room: stop the released tests no candidate took over.
-    fn drop_released(&mut self) {}
-
     /// The serial run reaches `ticket`'s candidate: charge it to the attempt budget (a cache hit
     /// or a pruned candidate is free, as it would have been serially). `false`: the budget is
     /// spent and the run stops without using the verdict, whatever `-j` is.
@@ -119,20 +96,6 @@ pub trait Oracle {
 
     /// The candidate of `ticket` is committed: it is the new current configuration.
     fn commit(&mut self, _ticket: Ticket, _candidate: &[Unit]) {}
-
-    /// Starts a test of the `k`-th candidate (from 0) that the next call of the loop would try
-    /// if this call ended with `config` (see `chain.rs`): its verdict only warms the cache, and
-    /// the next call's candidate of the same bytes takes the test over. The default knows no
-    /// next call.
-    fn prefetch(&mut self, _config: &[Unit], _k: usize) -> Prefetched {
-        Prefetched::Exhausted
-    }
-
-    /// Every worker is busy and none with this call's tests: cancel one prefetched test that no
-    /// candidate took. `false`: there is none.
-    fn shed(&mut self) -> bool {
-        false
-    }
 
     /// What the text says about deleting `delta` from `config`, for the speculation's odds
     /// (see `tree/hints.rs`); it never changes a verdict. The default when the oracle knows
@@ -175,7 +138,7 @@ pub fn reduce(units: Vec<Unit>, oracle: &mut dyn Oracle, policy: &mut dyn Policy
             config = candidate;
         }
         if !keep_going || oracle.stop_requested() {
-            chain.finish(oracle, &config);
+            chain.finish(oracle);
             return config;
         }
     }

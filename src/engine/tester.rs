@@ -9,7 +9,7 @@ use xxhash_rust::xxh3::{Xxh3, xxh3_128};
 
 use super::{Started, new_ticket};
 use crate::engine::pool::{Pool, Report, Ticket};
-use crate::engine::prefilter::{Baseline, Check, Checker};
+use crate::engine::prefilter::Check;
 use crate::exec::frame::Frame;
 use crate::exec::runner::{Outcome, RunStatus};
 use crate::policy::Verdict;
@@ -59,28 +59,9 @@ pub struct Tester {
     frame: Option<Arc<Frame>>,
     /// The persistent "not interesting" verdicts (dropped at the first write error).
     disk: Option<DiskCache>,
-    /// Runs started for a call of the loop that did not exist yet ([`Tester::prefetch`]) and
-    /// that no candidate has taken over, by content key.
-    prefetched: HashMap<u128, Ticket>,
-    /// Prefetched runs taken over: the run's ticket -> the candidate's, and back.
-    adopted: HashMap<Ticket, Ticket>,
-    adopter_run: HashMap<Ticket, Ticket>,
-    /// Prefetched runs released by the loop ([`Tester::release`]), stopped when a plan runs out
-    /// of room.
-    released: Vec<Ticket>,
-    /// Prefetched runs cancelled and not yet ended: no candidate takes one over.
-    dying: HashSet<Ticket>,
-    /// The feeding thread's parser, for the check of a candidate that takes over a run.
-    checker: Checker,
     /// A re-check made ahead of the end ([`Tester::verdict_rechecking`]): the content key it
     /// ran on, and its outcome.
     rechecked: Option<(u128, Outcome)>,
-    /// The original's check, while it runs beside the loop ([`Tester::start_check`]).
-    gate: Option<gate::Gate>,
-    /// Reports that came in while the loop waited for the check, for whoever waits for them.
-    held: VecDeque<(Ticket, Report)>,
-    /// Why the original's check failed (the run stops, and gives no result).
-    check_error: Option<anyhow::Error>,
 }
 
 /// How a test of a candidate began.
@@ -91,13 +72,6 @@ pub enum Begin {
     Running,
     /// Not started: the run is stopping, or the budget is spent.
     Refused,
-}
-
-/// What the pool reported: a run's end, or the end of one of the original's check's runs,
-/// which the check took.
-enum Heard {
-    Run(Ticket, Report),
-    Check(Ticket),
 }
 
 impl Tester {
@@ -130,16 +104,7 @@ impl Tester {
             charged: 0,
             frame: None,
             disk: None,
-            prefetched: HashMap::new(),
-            adopted: HashMap::new(),
-            adopter_run: HashMap::new(),
-            released: Vec::new(),
-            dying: HashSet::new(),
-            checker: Checker::default(),
             rechecked: None,
-            gate: None,
-            held: VecDeque::new(),
-            check_error: None,
         }
     }
 
@@ -220,20 +185,10 @@ impl Tester {
         self.pool.width()
     }
 
-    /// How many tests the loop may run now: the pool's room, less the prefetched runs that no
-    /// candidate has taken over and the original's check (they hold workers too). While the
-    /// check runs, at least one if a worker is free of both: the loop's candidate waits for no
-    /// one (a prefetched run can be shed, the check cannot).
+    /// How many tests the loop may run now (fewer than the width while the machine is
+    /// saturated: see `throttle.rs`).
     pub fn room(&mut self) -> usize {
-        let room = self.pool.room().saturating_sub(self.prefetched.len());
-        match self.checking() {
-            0 => room,
-            checking => {
-                let held = self.prefetched.len() + checking;
-                let free = self.pool.width().saturating_sub(held);
-                room.saturating_sub(checking).max(free.min(1))
-            }
-        }
+        self.pool.room()
     }
 
     pub fn stopped(&self) -> bool {
@@ -245,46 +200,12 @@ impl Tester {
         self.max_attempts.is_none_or(|max| self.started < max)
     }
 
-    /// Waits for the pool's next report (the wait is the feeding thread's idle time); the
-    /// original's check takes its own.
+    /// Waits for the pool's next report (the wait is the feeding thread's idle time).
     fn wait_pool(&mut self) -> Option<(Ticket, Report)> {
-        self.next_run_report(true)
-    }
-
-    /// Like [`Tester::wait_pool`], without waiting.
-    fn pool_done_now(&mut self) -> Option<(Ticket, Report)> {
-        self.next_run_report(false)
-    }
-
-    /// [`Tester::next_report`], past the check's own reports.
-    fn next_run_report(&mut self, wait: bool) -> Option<(Ticket, Report)> {
-        loop {
-            if let Heard::Run(ticket, report) = self.next_report(wait)? {
-                return Some((ticket, report));
-            }
-        }
-    }
-
-    /// A report held back while the loop waited for the check, else the pool's next one
-    /// (waiting for it with `wait`), or the ticket of one of the check's runs that the check
-    /// took.
-    fn next_report(&mut self, wait: bool) -> Option<Heard> {
-        if let Some((ticket, report)) = self.held.pop_front() {
-            return Some(Heard::Run(ticket, report));
-        }
-        let (ticket, report) = match wait {
-            true => {
-                let waiting = std::time::Instant::now();
-                let done = self.pool.next_done();
-                self.stats.wait_seconds += waiting.elapsed().as_secs_f64();
-                done?
-            }
-            false => self.pool.done_now()?,
-        };
-        Some(match self.gate_takes(ticket, report) {
-            Some((ticket, report)) => Heard::Run(ticket, report),
-            None => Heard::Check(ticket),
-        })
+        let waiting = std::time::Instant::now();
+        let done = self.pool.next_done();
+        self.stats.wait_seconds += waiting.elapsed().as_secs_f64();
+        done
     }
 
     fn count(&mut self, outcome: &Outcome) {
@@ -354,18 +275,6 @@ impl Tester {
         if known.is_none() && self.disk_rejects(key) {
             return Started::Known(Verdict::NotInteresting);
         }
-        // a prefetched run of the same bytes: the check first, here (a worker would run it
-        // before the test), then the run is this candidate's
-        let value_baseline = matches!(check.baseline, Baseline::Value(_));
-        if known.is_none() && value_baseline && self.adoptable(key) {
-            if check.answer(&mut self.checker, candidate) {
-                self.keys.remove(&ticket);
-                self.prune(ticket);
-                return Started::Known(Verdict::NotInteresting);
-            }
-            self.adopt(key, ticket);
-            return Started::Running;
-        }
         if !self
             .pool
             .submit_checked(ticket, candidate.to_vec(), Some((check, known)))
@@ -395,9 +304,6 @@ impl Tester {
         }
         if self.disk_rejects(key) {
             return Begin::Known(false);
-        }
-        if self.adopt(key, ticket) {
-            return Begin::Running;
         }
         if let Some(max) = self.max_attempts {
             // exact: never more runs than the budget, and (so that the result is the serial
@@ -472,18 +378,13 @@ impl Tester {
         true
     }
 
-    /// Waits for a started run: its ticket and verdict (`None`: cancelled or interrupted), or
-    /// for a run of the original's check (its ticket, `None`), which frees a worker.
+    /// Waits for a started run: its ticket and verdict (`None`: cancelled or interrupted).
     pub fn next_done(&mut self) -> Option<(Ticket, Option<bool>)> {
         if let Some(done) = self.ready.pop_front() {
             return Some(done);
         }
-        match self.next_report(true)? {
-            Heard::Run(ticket, report) => Some(self.settle(ticket, report)),
-            // a run of the original's check ended: its worker is the loop's now, so the loop
-            // plans again (the ticket is none of the loop's: it hears no verdict)
-            Heard::Check(ticket) => Some((ticket, None)),
-        }
+        let (ticket, report) = self.wait_pool()?;
+        Some(self.settle(ticket, report))
     }
 
     /// Like [`Tester::next_done`], without waiting: a run that has already ended, if any.
@@ -491,27 +392,14 @@ impl Tester {
         if let Some(done) = self.ready.pop_front() {
             return Some(done);
         }
-        let (ticket, report) = self.pool_done_now()?;
+        let (ticket, report) = self.pool.done_now()?;
         Some(self.settle(ticket, report))
     }
 
     /// Counts a finished job, caches its verdict and says what it was (`None`: unknown).
     fn settle(&mut self, run: Ticket, report: Report) -> (Ticket, Option<bool>) {
         crate::report::trace::event('D', run);
-        self.dying.remove(&run);
-        // a prefetched run answers for the candidate that took it over (if one did)
-        let ticket = match self.adopted.remove(&run) {
-            Some(adopter) => {
-                self.adopter_run.remove(&adopter);
-                adopter
-            }
-            None => run,
-        };
-        if let Some(&key) = self.in_flight.get(&run)
-            && self.prefetched.get(&key) == Some(&run)
-        {
-            self.prefetched.remove(&key);
-        }
+        let ticket = run;
         let outcome = match report {
             Report::Ran(outcome) => outcome,
             Report::Pruned => {
@@ -576,19 +464,11 @@ impl Tester {
         }
     }
 
-    /// Stops the runs of these tickets; each still reports through `next_done`. A prefetched
-    /// run that a candidate took over is that candidate's to cancel.
+    /// Stops the runs of these tickets; each still reports through `next_done`.
     pub fn cancel(&mut self, tickets: &[Ticket]) {
         for &t in tickets {
-            if self.adopted.contains_key(&t) {
-                continue;
-            }
             crate::report::trace::event('X', t);
-            let run = self.adopter_run.get(&t).copied().unwrap_or(t);
-            if self.untaken(run) {
-                self.dying.insert(run);
-            }
-            self.pool.cancel(run);
+            self.pool.cancel(t);
         }
     }
 
@@ -613,7 +493,6 @@ impl Tester {
     /// Charges `candidate` to the budget and starts judging it, as the serial run does: its
     /// verdict if it is known at once (a cache hit, no budget left, stopping), `None` if it runs.
     fn start_serial(&mut self, ticket: Ticket, candidate: &[u8]) -> Option<Verdict> {
-        self.drop_prefetched();
         self.keys.insert(ticket, self.key(candidate));
         if !self.charge_quietly(ticket) {
             return Some(Verdict::NotInteresting);
@@ -636,10 +515,6 @@ impl Tester {
     /// Makes an interesting `candidate` the best even if it is not smaller (an enabling rewrite,
     /// which the driver undoes unless the reductions it enables pay for it).
     pub fn accept_any(&mut self, candidate: &[u8]) {
-        // nothing reaches the output before the original's check has passed
-        if !self.await_check() {
-            return;
-        }
         self.best = candidate.to_vec();
         self.store_best();
         crate::exec::panic::injection_point("after-improvement");
@@ -649,9 +524,6 @@ impl Tester {
     /// Makes `candidate` the best result even if it is not smaller (the final layout, which the
     /// caller has just seen pass the test).
     pub fn replace_best(&mut self, candidate: &[u8]) {
-        if !self.await_check() {
-            return;
-        }
         self.best = candidate.to_vec();
         self.store_best();
     }
@@ -701,10 +573,5 @@ mod methods;
 pub(crate) use methods::ticket_methods;
 
 mod adapters;
-mod ahead;
-mod gate;
-mod prefetch;
 mod scripted;
 pub use adapters::{PREFILTER_MAX_BYTES, SegmentsOracle, TreeOracle};
-pub use ahead::{Ahead, Next};
-pub use gate::CheckHooks;

@@ -10,8 +10,6 @@
 //! - `X ticket`: the chain cancelled it (a misprediction);
 //! - `F ticket`: that test (its `S` just before) is a candidate of the next call, started at
 //!   the end of this one (`reduce/chain.rs`, `driver/ahead.rs`);
-//! - `A run ticket`: a candidate (`ticket`) took over the prefetched test `run` of the same
-//!   bytes: `run`'s `S` and `D` are the candidate's;
 //! - `C ticket`: the serial chain decided that ticket (in the order `-j1` decides): a ticket
 //!   decided without an `S` was answered by the cache or the prefilter on the feeding thread;
 //! - `V ticket verdict odds names kind index removed twin w0 w1 w2 w3`: with `-j` above 1,

@@ -1,13 +1,13 @@
 //! The unit-level adapters: render a configuration to bytes (lines and chars by concatenation,
 //! trees through their tokens, reparsed as a prefilter first) and hand it to the [`Tester`].
 
-use super::{Ahead, Next, Tester};
+use super::Tester;
 use crate::engine::pool::Ticket;
 use crate::engine::prefilter::{Baseline, Check, MakeChecker, Shared};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use crate::engine::{Hint, Oracle, Prefetched, Started, new_ticket};
+use crate::engine::{Hint, Oracle, Started, new_ticket};
 use crate::policy::{Unit, Verdict};
 use crate::tree::hints::NameHints;
 use crate::tree::render::{Copy, Segments, Splice, Tokens, splices};
@@ -80,8 +80,6 @@ pub struct TreeOracle<'a> {
     sent: HashSet<Ticket>,
     /// Where each name occurs, for the speculation's hints (built when first asked).
     names: Option<NameHints>,
-    /// The driver's next call, for prefetching (see [`Ahead`]).
-    ahead: Option<Ahead<'a>>,
 }
 
 /// Inputs smaller than this (in tokens) never end a round early to re-parse.
@@ -122,13 +120,7 @@ impl<'a> TreeOracle<'a> {
             shared: None,
             sent: HashSet::new(),
             names: None,
-            ahead: None,
         }
-    }
-
-    /// Tells the chain what the driver runs after the next call (with `-j` above 1).
-    pub fn set_next(&mut self, next: Next<'a>) {
-        self.ahead = Ahead::of(self.tester, next);
     }
 
     /// Lets the test workers parse the candidates (with `-j` above 1 and a prefilter), each
@@ -212,13 +204,6 @@ impl<'a> TreeOracle<'a> {
 }
 
 impl Oracle for TreeOracle<'_> {
-    fn prefetch(&mut self, config: &[Unit], k: usize) -> Prefetched {
-        let tokens = self.tokens;
-        Ahead::prefetch(&mut self.ahead, self.tester, config, k, || {
-            tokens.render(config)
-        })
-    }
-
     fn hint(&mut self, config: &[Unit], delta: &[Unit]) -> Hint {
         let tokens = self.tokens;
         let names = self.names.get_or_insert_with(|| NameHints::new(tokens));

@@ -29,18 +29,6 @@ macro_rules! ticket_methods {
             self.tester.cancel(tickets);
         }
 
-        fn release(&mut self, tickets: &[Ticket]) {
-            self.tester.release(tickets);
-        }
-
-        fn drop_released(&mut self) {
-            self.tester.drop_released();
-        }
-
-        fn shed(&mut self) -> bool {
-            self.tester.shed()
-        }
-
         fn charge(&mut self, ticket: Ticket) -> bool {
             self.tester.charge(ticket)
         }

@@ -1,5 +1,6 @@
-//! The tester's uncached runs, each waited for: the original's check at `-j1`, and the final
-//! re-check of the result (with the empty file's test beside it).
+//! The tester's uncached runs, each waited for: the original's check (with its re-run for
+//! flakiness beside it), and the final re-check of the result (with the empty file's test
+//! beside it).
 
 use anyhow::{Context, Result};
 
@@ -12,7 +13,6 @@ use crate::policy::Verdict;
 impl Tester {
     /// Runs the script once, uncached, and waits for it.
     pub fn run_script(&mut self, candidate: &[u8]) -> Result<Outcome> {
-        self.drop_prefetched();
         let serial = new_ticket();
         self.submit_run(serial, candidate);
         loop {
@@ -21,6 +21,35 @@ impl Tester {
                 return Ok(outcome);
             }
         }
+    }
+
+    /// The original's check and its re-run for flakiness at once (two workers): the check's
+    /// outcome, and the re-run's if the check took less than `cheap` and the re-run ran whole
+    /// (a slow test is not re-run: its re-run is cancelled once the check is in).
+    pub fn check_pair(
+        &mut self,
+        original: &[u8],
+        cheap: std::time::Duration,
+    ) -> Result<(Outcome, Option<Outcome>)> {
+        let (check, rerun) = (new_ticket(), new_ticket());
+        self.submit_run(check, original);
+        self.submit_run(rerun, original);
+        let (mut first, mut second) = (None, None);
+        while first.is_none() || second.is_none() {
+            let (ticket, outcome) = self.next_run()?;
+            if ticket == check {
+                if outcome.elapsed >= cheap && second.is_none() {
+                    self.pool.cancel(rerun);
+                }
+                first = Some(outcome);
+            } else if ticket == rerun {
+                second = Some(outcome);
+            }
+        }
+        let first = first.expect("reported");
+        let whole = |o: &Outcome| matches!(o.status, RunStatus::Exited(_) | RunStatus::Signaled(_));
+        let rerun = second.filter(|o| first.elapsed < cheap && whole(o));
+        Ok((first, rerun))
     }
 
     /// Starts an uncached run, counted as the serial run would count it.
@@ -50,7 +79,6 @@ impl Tester {
     /// runs of a run, which do not depend on each other. Returns the re-check's outcome and the
     /// empty file's verdict (the caller accepts it; the re-check was then of the text before).
     pub fn recheck_and_empty(&mut self, best: &[u8]) -> Result<(Outcome, Verdict)> {
-        self.drop_prefetched();
         let (recheck, empty) = (new_ticket(), new_ticket());
         let key = self.key(best);
         // made already, alongside the test that found `best` (see `verdict_rechecking`)
@@ -103,7 +131,6 @@ impl Tester {
     /// so the end waits for one test run instead of two. A candidate the test rejects leaves
     /// its re-check unused.
     pub fn verdict_rechecking(&mut self, candidate: &[u8]) -> Verdict {
-        self.drop_prefetched();
         let alone = self.pool.idle() < 3
             || self.max_attempts.is_some()
             || self.stopped()
