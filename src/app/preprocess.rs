@@ -93,7 +93,8 @@ pub fn preprocess(cfg: &Config, check: &mut Check, input: &[u8]) -> Result<Optio
         })?;
     let out = scratch.path().join("preprocessed");
     let argv = compiler::preprocess_command(&given[0], &words[1..], &path, &out);
-    let shown = quote_words(&argv);
+    // the command without its `-o TMP`
+    let shown = quote_words(&argv[..argv.len() - 2]);
     let bytes = compiler::run_preprocessor(&argv, &dir, &out).map_err(|why| {
         fail(
             FailureKind::BadInput,
