@@ -512,14 +512,12 @@ impl Tester {
     }
 }
 
-#[macro_use]
-mod methods;
-pub(crate) use methods::ticket_methods;
-
 mod adapters;
 mod budget;
+mod on_tester;
 mod scripted;
 mod verdicts;
 pub use adapters::{PREFILTER_MAX_BYTES, SegmentsOracle, TreeOracle};
 use budget::Budget;
+pub use on_tester::OnTester;
 use verdicts::Verdicts;
