@@ -240,9 +240,10 @@ fn real_options() -> PersesOptions {
 }
 
 /// Stops a policy after its first pass.
+#[derive(Clone)]
 struct OnePass<P>(P);
 
-impl<P: Policy> Policy for OnePass<P> {
+impl<P: Policy + Clone> Policy for OnePass<P> {
     fn propose<'a>(&'a mut self, config: &'a [Unit]) -> reduce::policy::Deltas<'a> {
         self.0.propose(config)
     }

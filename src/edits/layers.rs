@@ -286,13 +286,6 @@ impl Policy for Layers {
             inner.accepted(index);
         }
     }
-
-    fn fork<'p>(&self) -> Option<Box<dyn Policy + 'p>>
-    where
-        Self: 'p,
-    {
-        Some(Box::new(self.clone()))
-    }
 }
 
 #[cfg(test)]

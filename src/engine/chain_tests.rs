@@ -260,13 +260,6 @@ impl Policy for Bulk {
     fn phase(&self) -> String {
         format!("bulk {}", self.0)
     }
-
-    fn fork<'p>(&self) -> Option<Box<dyn Policy + 'p>>
-    where
-        Self: 'p,
-    {
-        Some(Box::new(*self))
-    }
 }
 
 /// With nothing learned yet (the run's first candidate, in practice a bulk deletion that mostly

@@ -205,13 +205,6 @@ impl Policy for KeepClosure {
     fn candidates(&self, _config: &[Unit]) -> Option<usize> {
         Some(1)
     }
-
-    fn fork<'p>(&self) -> Option<Box<dyn Policy + 'p>>
-    where
-        Self: 'p,
-    {
-        Some(Box::new(self.clone()))
-    }
 }
 
 #[cfg(test)]

@@ -243,13 +243,6 @@ where
     F: FnMut() -> P + Clone,
     P: Policy + Clone,
 {
-    fn fork<'p>(&self) -> Option<Box<dyn Policy + 'p>>
-    where
-        Self: 'p,
-    {
-        Some(Box::new(self.clone()))
-    }
-
     fn propose<'a>(&'a mut self, config: &'a [Unit]) -> Deltas<'a> {
         let view = Rc::new(View::new(self.arena, config));
         let nodes = LargestFirst::new(&view);
