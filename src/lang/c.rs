@@ -50,12 +50,28 @@ pub static SPEC: LangSpec = LangSpec {
         slot_excludes: &[("translation_unit", NOT_AT_FILE_SCOPE)],
     },
     comments: &["comment"],
-    render: RenderRules {
-        word_chars: b"",
-        empty_block: None,
-    },
+    render: RenderRules::NONE,
     rewrite: &C,
 };
+
+/// C's expression kinds (C++'s are these and its own).
+pub const EXPRESSIONS: [&str; 15] = [
+    "binary_expression",
+    "call_expression",
+    "cast_expression",
+    "comma_expression",
+    "conditional_expression",
+    "field_expression",
+    "parenthesized_expression",
+    "pointer_expression",
+    "sizeof_expression",
+    "subscript_expression",
+    "unary_expression",
+    "update_expression",
+    "assignment_expression",
+    "compound_literal_expression",
+    "identifier",
+];
 
 /// The C rewrite table: what the rewrite passes need to know of C.
 pub const C: RewriteTable = RewriteTable {
@@ -65,23 +81,7 @@ pub const C: RewriteTable = RewriteTable {
     empty_string: "\"\"",
     empty_params: "()",
     declaration_end: ";",
-    expressions: &[
-        "binary_expression",
-        "call_expression",
-        "cast_expression",
-        "comma_expression",
-        "conditional_expression",
-        "field_expression",
-        "parenthesized_expression",
-        "pointer_expression",
-        "sizeof_expression",
-        "subscript_expression",
-        "unary_expression",
-        "update_expression",
-        "assignment_expression",
-        "compound_literal_expression",
-        "identifier",
-    ],
+    expressions: &EXPRESSIONS,
     names: &[
         "identifier",
         "type_identifier",

@@ -15,16 +15,11 @@ pub static SPEC: LangSpec = LangSpec {
     overrides: Overrides {
         // strings and char literals are not reduced inside (escapes, raw-string hashes)
         atomic: &["string_literal", "raw_string_literal", "char_literal"],
-        not_list: &[],
-        attach_to_previous: &[],
-        slot_excludes: &[],
+        ..Overrides::NONE
     },
     // doc comments (`///`) are line_comment nodes with children: atomic, like every comment kind
     comments: &["line_comment", "block_comment"],
-    render: RenderRules {
-        word_chars: b"",
-        empty_block: None,
-    },
+    render: RenderRules::NONE,
     rewrite: &REWRITE,
 };
 
