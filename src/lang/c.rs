@@ -90,9 +90,8 @@ pub const C: RewriteTable = RewriteTable {
     ],
     mergeable: &["identifier", "type_identifier", "primitive_type"],
     raw_text: &["preproc_arg"],
-    // measured: with declarations as no uses, zlib-inflate-signconv ends at 161 bytes (27
-    // tokens) instead of 52 (12): an unused prototype and definition go early and the run takes
-    // another path to the warning
+    // a prototype is a use: with declarations as no uses, an unused prototype and its
+    // definition go early and a run can take another, longer path to a warning
     declarations_are_uses: true,
     member_lists: false,
     item_lists: &["translation_unit"],

@@ -50,7 +50,7 @@ pub struct PersesOptions {
 }
 
 impl PersesOptions {
-    /// The options the binary runs with (measured on the benchmark cases).
+    /// The options the binary runs with (bench/RESULTS.md has the figures of each).
     pub fn tuned() -> PersesOptions {
         PersesOptions {
             skip_failed_replacements: true,
