@@ -11,7 +11,7 @@ use anyhow::Result;
 
 use crate::app::cli::Config;
 use crate::exec::check::{Check, TestCommand, shell_quote_os};
-use crate::exec::runner::{ScriptConfig, ScriptOracle};
+use crate::exec::runner::{ScriptConfig, ScriptRunner};
 use crate::exit::{FailureKind, fail};
 use crate::policy::args::reduce_args;
 use crate::report::stats::CommandRecord;
@@ -33,7 +33,7 @@ pub fn reduce_command(
             "--reduce-args needs the test as -- PROGRAM ARGS",
         ));
     };
-    let mut oracle = ScriptOracle::new(ScriptConfig {
+    let mut oracle = ScriptRunner::new(ScriptConfig {
         check: check.clone(),
         file_name: cfg.candidate_name().unwrap_or_else(|| "input".into()),
         timeout,

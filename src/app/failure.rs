@@ -9,7 +9,7 @@ use anyhow::Result;
 
 use crate::app::cli::{self, Config};
 use crate::exec::check::Check;
-use crate::exec::runner::{Outcome, RunStatus, ScriptConfig, ScriptOracle};
+use crate::exec::runner::{Outcome, RunStatus, ScriptConfig, ScriptRunner};
 use crate::exit::{FailureKind, fail};
 use crate::signature::{Ending, Signature};
 
@@ -26,7 +26,7 @@ pub fn run_original(cfg: &Config, check: &Check, bytes: &[u8]) -> Result<Outcome
 
 /// Runs `check` once on `bytes`, as a candidate runs, deriving the run's signature.
 pub fn run_once(cfg: &Config, check: Check, bytes: &[u8]) -> Result<Outcome> {
-    let mut oracle = ScriptOracle::new(ScriptConfig {
+    let mut oracle = ScriptRunner::new(ScriptConfig {
         check,
         file_name: cfg
             .candidate_name()

@@ -677,23 +677,32 @@ impl Session {
                 false => {}
             }
         }
-        if let Some(path) = &self.cfg.stats_json {
-            let json = serde_json::to_string_pretty(&r)?;
-            crate::store::sink::write_output(path, json.as_bytes()).map_err(|e| {
-                fail(
-                    FailureKind::Io,
-                    format!("cannot write --stats-json {}: {e:#}", path.display()),
-                )
-            })?;
-        }
-        if !self.cfg.quiet {
-            eprintln!("{}", summary(&r));
-            if self.cfg.verbose && !r.passes.is_empty() {
-                eprintln!("{}", pass_table(&r.passes));
-            }
-        }
-        Ok(())
+        report(&self.cfg, &r)
     }
+}
+
+/// The end of every run: the record to `--stats-json`, the summary (with the files of a
+/// multi-file run, and with `--verbose` the table of passes) to stderr.
+pub(crate) fn report(cfg: &Config, r: &Record) -> Result<()> {
+    if let Some(path) = &cfg.stats_json {
+        let json = serde_json::to_string_pretty(r)?;
+        crate::store::sink::write_output(path, json.as_bytes()).map_err(|e| {
+            fail(
+                FailureKind::Io,
+                format!("cannot write --stats-json {}: {e:#}", path.display()),
+            )
+        })?;
+    }
+    if !cfg.quiet {
+        eprintln!("{}", summary(r));
+        if !r.files.is_empty() {
+            eprintln!("{}", crate::report::stats::file_table(&r.files));
+        }
+        if cfg.verbose && !r.passes.is_empty() {
+            eprintln!("{}", pass_table(&r.passes));
+        }
+    }
+    Ok(())
 }
 
 /// Below this, the original's test is run a second time to catch flaky tests.

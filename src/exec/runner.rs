@@ -1,7 +1,7 @@
 //! The interestingness test: runs the user's test ([`Check`]: a `--test` script, a `-c` shell
 //! command or a program after `--`) on one candidate.
 //!
-//! Each [`ScriptOracle`] owns a private temporary directory. A run empties it, writes the
+//! Each [`ScriptRunner`] owns a private temporary directory. A run empties it, writes the
 //! candidate there under the input's own file name (so C-Reduce style scripts that say
 //! `grep foo input.c` work) and runs the test in it with the candidate's absolute path (see
 //! [`Check::argv`]), stdin from `/dev/null`, in its own process group. In a multi-file run the
@@ -137,7 +137,7 @@ impl Outcome {
 /// What to run and how.
 #[derive(Clone, Debug)]
 pub struct ScriptConfig {
-    /// The test; a script's path is made absolute by [`ScriptOracle::new`] if it is not.
+    /// The test; a script's path is made absolute by [`ScriptRunner::new`] if it is not.
     pub check: Check,
     /// The input's own file name, e.g. `input.c`: the candidate is written under this name.
     pub file_name: OsString,
@@ -156,23 +156,23 @@ pub struct ScriptConfig {
 }
 
 /// Runs the test script on candidates, one at a time, in a private directory.
-pub struct ScriptOracle {
+pub struct ScriptRunner {
     cfg: ScriptConfig,
     /// The absolute path of `work`.
     dir: PathBuf,
     work: TempDir,
-    /// Set by another thread to kill the current run (see [`ScriptOracle::cancel_flag`]).
+    /// Set by another thread to kill the current run (see [`ScriptRunner::cancel_flag`]).
     cancel: Arc<AtomicBool>,
     /// The timeout in nanoseconds, read while a run goes on: it may be set during the run
     /// (the original's check decides it while the first candidates already run), and the
-    /// pool's workers share one (see [`ScriptOracle::share_timeout`]).
+    /// pool's workers share one (see [`ScriptRunner::share_timeout`]).
     timeout: Arc<AtomicU64>,
     /// With a launcher: a private directory beside `work` holding the job wrapper and the
     /// status files, and the wrapper's path.
     jobs: Option<(TempDir, PathBuf)>,
 }
 
-impl ScriptOracle {
+impl ScriptRunner {
     /// Creates the private working directory.
     pub fn new(mut cfg: ScriptConfig) -> anyhow::Result<Self> {
         check_file_name(&cfg.file_name)?;
@@ -192,7 +192,7 @@ impl ScriptOracle {
             None => None,
         };
         let timeout = Arc::new(AtomicU64::new(nanos(cfg.timeout)));
-        Ok(ScriptOracle {
+        Ok(ScriptRunner {
             cfg,
             dir,
             work,
@@ -398,7 +398,7 @@ impl ScriptOracle {
         command
     }
 
-    /// See [`ScriptOracle::command`].
+    /// See [`ScriptRunner::command`].
     fn configure(&self, command: &mut Command) {
         let (out, err) = self.captured_streams();
         command
@@ -532,7 +532,7 @@ impl ScriptOracle {
     }
 }
 
-impl Drop for ScriptOracle {
+impl Drop for ScriptRunner {
     /// Empties the working directory even if the script made parts of it unwritable, so that
     /// `TempDir`'s own cleanup succeeds.
     fn drop(&mut self) {

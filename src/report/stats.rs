@@ -309,3 +309,21 @@ pub fn pass_table(passes: &[PassStats]) -> String {
     }
     out
 }
+
+/// The per-file lines of the summary.
+pub fn file_table(files: &[FileSizes]) -> String {
+    files
+        .iter()
+        .map(|f| {
+            let after = match f.deleted {
+                true => "deleted".to_string(),
+                false => format!("{} bytes", f.final_bytes),
+            };
+            format!(
+                "reduce:   {}: {} -> {after} ({})",
+                f.path, f.original_bytes, f.algo
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}

@@ -11,14 +11,13 @@
 //!   without any `@@` the path is appended as the last argument.
 
 pub mod conditions;
-mod program;
 
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 
+pub use crate::exec::script::ensure_program_runnable;
 pub use conditions::{Conditions, Expect, Streams};
-pub use program::ensure_program_runnable;
 
 use crate::exit::{FailureKind, fail};
 

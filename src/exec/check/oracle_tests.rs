@@ -5,10 +5,10 @@ use std::time::Duration;
 
 use super::conditions::parse_regex;
 use super::*;
-use crate::exec::runner::{RunStatus, ScriptConfig, ScriptOracle};
+use crate::exec::runner::{RunStatus, ScriptConfig, ScriptRunner};
 use crate::signal;
 
-fn oracle(command: TestCommand, conditions: Conditions) -> (ScriptOracle, tempfile::TempDir) {
+fn oracle(command: TestCommand, conditions: Conditions) -> (ScriptRunner, tempfile::TempDir) {
     let root = tempfile::tempdir().unwrap();
     let cfg = ScriptConfig {
         check: Check {
@@ -23,7 +23,7 @@ fn oracle(command: TestCommand, conditions: Conditions) -> (ScriptOracle, tempfi
         derive: false,
         slipped: None,
     };
-    (ScriptOracle::new(cfg).unwrap(), root)
+    (ScriptRunner::new(cfg).unwrap(), root)
 }
 
 fn argv(words: &[&str]) -> TestCommand {
