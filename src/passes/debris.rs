@@ -26,18 +26,50 @@ pub fn debris<'t>(
     open: &HashSet<usize>,
     starts: &[usize],
 ) -> Vec<Debris<'t>> {
-    let mut out: Vec<Debris> = Vec::new();
-    let mut current: Vec<Node> = Vec::new();
-    let mut depths: HashMap<usize, i64> = HashMap::new();
-    // (node, its parent's id, the id of the innermost open scope around it): carried down, so
-    // no token walks up the tree
-    const NO_SCOPE: usize = usize::MAX;
-    let mut stack = vec![(tree.root_node(), NO_SCOPE, NO_SCOPE)];
-    while let Some((n, parent, scope)) = stack.pop() {
-        if units.contains(&n.id()) {
-            continue;
+    let mut runs = Runs::default();
+    for (n, parent, scope) in tokens_outside(tree, units, open) {
+        // a unit between the run and this token ends the run, unfinished
+        if let Some(last) = runs.current.last()
+            && starts.partition_point(|&s| s < last.end_byte())
+                != starts.partition_point(|&s| s < n.start_byte())
+        {
+            runs.end(false);
         }
-        if n.child_count() > 0 {
+        // a namespace's braces (brackets count from the innermost scope), also when error
+        // recovery left its head (`namespace std __attribute__((..)) {`) in a parse error;
+        // they end whatever run came before, and stay
+        let scope_bracket = (parent == scope && scope != NO_SCOPE && matches!(n.kind(), "{" | "}"))
+            || (n.kind() == "{" && opens_scope(&runs.current));
+        if scope_bracket {
+            runs.end(false);
+            runs.alone(n);
+        } else {
+            runs.push(n, scope);
+        }
+    }
+    runs.end(false);
+    runs.out
+}
+
+/// No open scope around a token.
+const NO_SCOPE: usize = usize::MAX;
+
+/// The leaves outside every unit, in order, each with its parent's id and the id of the
+/// innermost open scope around it (carried down, so no token walks up the tree).
+fn tokens_outside<'t>(
+    tree: &'t Tree,
+    units: &HashSet<usize>,
+    open: &HashSet<usize>,
+) -> impl Iterator<Item = (Node<'t>, usize, usize)> {
+    let mut stack = vec![(tree.root_node(), NO_SCOPE, NO_SCOPE)];
+    std::iter::from_fn(move || {
+        while let Some((n, parent, scope)) = stack.pop() {
+            if units.contains(&n.id()) || n.is_missing() {
+                continue;
+            }
+            if n.child_count() == 0 {
+                return Some((n, parent, scope));
+            }
             let inner = if open.contains(&n.id()) {
                 n.id()
             } else {
@@ -46,76 +78,64 @@ pub fn debris<'t>(
             let mut cursor = n.walk();
             let children: Vec<Node> = n.children(&mut cursor).collect();
             stack.extend(children.into_iter().rev().map(|c| (c, n.id(), inner)));
-            continue;
         }
-        if n.is_missing() {
-            continue;
-        }
-        // a unit between the run and this token ends the run, unfinished
-        if let Some(last) = current.last()
-            && starts.partition_point(|&s| s < last.end_byte())
-                != starts.partition_point(|&s| s < n.start_byte())
-        {
-            out.push(Debris {
-                tokens: std::mem::take(&mut current),
-                whole: false,
+        None
+    })
+}
+
+/// The runs cut so far, the run being read, and the bracket depth in each scope.
+#[derive(Default)]
+struct Runs<'t> {
+    out: Vec<Debris<'t>>,
+    current: Vec<Node<'t>>,
+    depths: HashMap<usize, i64>,
+}
+
+impl<'t> Runs<'t> {
+    /// Ends the run being read (if any).
+    fn end(&mut self, whole: bool) {
+        if !self.current.is_empty() {
+            self.out.push(Debris {
+                tokens: std::mem::take(&mut self.current),
+                whole,
             });
         }
-        // a namespace's braces (brackets count from the innermost scope), also when error
-        // recovery left its head (`namespace std __attribute__((..)) {`) in a parse error
-        let scope_bracket = (parent == scope && scope != NO_SCOPE && matches!(n.kind(), "{" | "}"))
-            || (n.kind() == "{" && opens_scope(&current));
-        if scope_bracket {
-            // a namespace's braces end whatever run came before: they stay
-            if !current.is_empty() {
-                out.push(Debris {
-                    tokens: std::mem::take(&mut current),
-                    whole: false,
-                });
-            }
-            out.push(Debris {
-                tokens: vec![n],
-                whole: false,
-            });
-            continue;
-        }
-        let depth = depths.entry(scope).or_insert(0);
+    }
+
+    /// A token that is a run of its own, never whole.
+    fn alone(&mut self, n: Node<'t>) {
+        self.out.push(Debris {
+            tokens: vec![n],
+            whole: false,
+        });
+    }
+
+    /// A token in `scope`: it starts a run that may be whole (a word at the scope's depth), or
+    /// stands alone, or goes on the run, which a `;` back at the depth ends whole and a close
+    /// below it ends unfinished.
+    fn push(&mut self, n: Node<'t>, scope: usize) {
+        let depth = self.depths.entry(scope).or_insert(0);
         let before = *depth;
         match n.kind() {
             "{" | "(" | "[" => *depth += 1,
             "}" | ")" | "]" => *depth -= 1,
             _ => {}
         }
-        let starts_whole = current.is_empty() && before == 0 && n.kind().starts_with(is_word);
-        if current.is_empty() && !starts_whole {
-            out.push(Debris {
-                tokens: vec![n],
-                whole: false,
-            });
+        let starts_whole = self.current.is_empty() && before == 0 && n.kind().starts_with(is_word);
+        if self.current.is_empty() && !starts_whole {
             *depth = (*depth).max(0);
-            continue;
+            self.alone(n);
+            return;
         }
-        current.push(n);
-        if *depth < 0 {
-            out.push(Debris {
-                tokens: std::mem::take(&mut current),
-                whole: false,
-            });
-            *depth = 0;
-        } else if *depth == 0 && n.kind() == ";" {
-            out.push(Debris {
-                tokens: std::mem::take(&mut current),
-                whole: true,
-            });
+        let after = *depth;
+        self.current.push(n);
+        if after < 0 {
+            self.depths.insert(scope, 0);
+            self.end(false);
+        } else if after == 0 && n.kind() == ";" {
+            self.end(true);
         }
     }
-    if !current.is_empty() {
-        out.push(Debris {
-            tokens: current,
-            whole: false,
-        });
-    }
-    out
 }
 
 /// The names a whole run of debris seems to declare, by shape: a name at the run's outer level
