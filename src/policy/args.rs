@@ -114,15 +114,31 @@ pub fn reduce_args(
     args: &[OsString],
     test: &mut dyn FnMut(&[OsString]) -> Option<bool>,
 ) -> ArgsReduced {
-    let items = items(args);
     let mut tests = 0;
     let mut ask = |list: &[Item]| -> Option<bool> {
         tests += 1;
         test(&flatten(list))
     };
+    let (list, stopped) = match fewest_items(items(args), &mut ask) {
+        (list, false) => lower_levels(list, &mut ask),
+        stopped => stopped,
+    };
+    ArgsReduced {
+        args: flatten(&list),
+        tests,
+        stopped,
+    }
+}
+
+/// A verdict on an argument list: `None` when the run stopped.
+type Ask<'a> = dyn FnMut(&[Item]) -> Option<bool> + 'a;
+
+/// The fewest items (all fixed ones kept) that still fail: the empty list of free items first,
+/// then ddmin over them. Returns the smallest list found and whether the run stopped.
+fn fewest_items(items: Vec<Item>, ask: &mut Ask) -> (Vec<Item>, bool) {
     let free: Vec<usize> = (0..items.len()).filter(|&i| !items[i].fixed).collect();
     // the configuration: which free items are kept (indices into `free`)
-    let build = |items: &[Item], kept: &[Unit]| -> Vec<Item> {
+    let build = |kept: &[Unit]| -> Vec<Item> {
         items
             .iter()
             .enumerate()
@@ -131,41 +147,41 @@ pub fn reduce_args(
             .collect()
     };
     let mut config: Vec<Unit> = (0..free.len() as Unit).collect();
-    let mut stopped = false;
+    let stopped = |config: &[Unit]| (build(config), true);
     if !config.is_empty() {
-        match ask(&build(&items, &[])) {
+        match ask(&build(&[])) {
             Some(true) => config.clear(),
             Some(false) => {}
-            None => stopped = true,
+            None => return stopped(&config),
         }
     }
-    'passes: while !stopped && config.len() > 1 {
-        let mut ddmin = Ddmin;
-        let deltas: Vec<Vec<Unit>> = ddmin.propose(&config).collect();
+    'passes: while config.len() > 1 {
+        let deltas: Vec<Vec<Unit>> = Ddmin.propose(&config).collect();
         for delta in deltas {
             let candidate = subtract(&config, &delta);
             if candidate.is_empty() {
                 continue; // asked first
             }
-            match ask(&build(&items, &candidate)) {
+            match ask(&build(&candidate)) {
                 Some(true) => {
                     config = candidate;
                     continue 'passes;
                 }
                 Some(false) => {}
-                None => {
-                    stopped = true;
-                    break 'passes;
-                }
+                None => return stopped(&config),
             }
         }
         break;
     }
     // a list of one: ddmin proposes nothing, the empty list was asked
-    let mut list = build(&items, &config);
-    // lower each optimisation level a step at a time
+    (build(&config), false)
+}
+
+/// Lowers each optimisation level of `list` a step at a time, and drops an `-O0` that is not
+/// needed. Returns the list and whether the run stopped.
+fn lower_levels(mut list: Vec<Item>, ask: &mut Ask) -> (Vec<Item>, bool) {
     let mut i = 0;
-    while !stopped && i < list.len() {
+    while i < list.len() {
         let level = match (&list[i].fixed, list[i].words.as_slice()) {
             (false, [word]) => word.to_str().map(String::from),
             _ => None,
@@ -185,13 +201,10 @@ pub fn reduce_args(
                     current = lower.to_string();
                 }
                 Some(false) => {}
-                None => {
-                    stopped = true;
-                    break;
-                }
+                None => return (list, true),
             }
         }
-        if !stopped && current == "-O0" {
+        if current == "-O0" {
             let mut candidate = list.clone();
             candidate.remove(i);
             match ask(&candidate) {
@@ -200,16 +213,12 @@ pub fn reduce_args(
                     continue; // the next item is at i now
                 }
                 Some(false) => {}
-                None => stopped = true,
+                None => return (list, true),
             }
         }
         i += 1;
     }
-    ArgsReduced {
-        args: flatten(&list),
-        tests,
-        stopped,
-    }
+    (list, false)
 }
 
 fn flatten(list: &[Item]) -> Vec<OsString> {
