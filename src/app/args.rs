@@ -13,7 +13,7 @@ use crate::app::cli::Config;
 use crate::exec::check::{Check, TestCommand, shell_quote_os};
 use crate::exec::runner::{ScriptConfig, ScriptRunner};
 use crate::exit::{FailureKind, fail};
-use crate::policy::args::reduce_args;
+use crate::policy::args::{ArgsReduced, reduce_args};
 use crate::report::stats::CommandRecord;
 
 /// Reduces the arguments of `check` (an `--` test, its program resolved) on `best`. `budget`:
@@ -33,22 +33,7 @@ pub fn reduce_command(
             "--reduce-args needs the test as -- PROGRAM ARGS",
         ));
     };
-    let mut oracle = ScriptRunner::new(ScriptConfig {
-        check: check.clone(),
-        file_name: cfg.candidate_name().unwrap_or_else(|| "input".into()),
-        timeout,
-        verbose: false,
-        temp_root: cfg.temp_dir.clone(),
-        launcher: cfg.launcher.clone(),
-        derive: false,
-        slipped: None,
-    })
-    .map_err(|e| {
-        fail(
-            FailureKind::Io,
-            format!("cannot set up the test runs: {e:#}"),
-        )
-    })?;
+    let mut oracle = runner(cfg, check, timeout)?;
     let program = words[0].clone();
     let mut error = None;
     let mut runs = 0u64;
@@ -79,28 +64,52 @@ pub fn reduce_command(
     if let Some(e) = error {
         return Err(e);
     }
-    let mut reduced = vec![given[0].clone()];
-    reduced.extend(done.args.iter().cloned());
     let mut resolved = vec![program];
-    resolved.extend(done.args);
-    let record = CommandRecord {
-        original: given
-            .iter()
-            .map(|w| w.to_string_lossy().into_owned())
-            .collect(),
-        reduced: reduced
-            .iter()
-            .map(|w| w.to_string_lossy().into_owned())
-            .collect(),
-        shell: command_line(&reduced, shown_name),
-        tests: done.tests,
-        stopped: done.stopped,
-    };
+    resolved.extend(done.args.iter().cloned());
+    let record = record(given, &done, shown_name);
     let check = Check {
         command: TestCommand::Argv(resolved),
         conditions: check.conditions.clone(),
     };
     Ok((record, check))
+}
+
+/// The runner of the argument lists: the test's own, without deriving signatures for slips.
+fn runner(cfg: &Config, check: &Check, timeout: Duration) -> Result<ScriptRunner> {
+    ScriptRunner::new(ScriptConfig {
+        check: check.clone(),
+        file_name: cfg.candidate_name().unwrap_or_else(|| "input".into()),
+        timeout,
+        verbose: false,
+        temp_root: cfg.temp_dir.clone(),
+        launcher: cfg.launcher.clone(),
+        derive: false,
+        slipped: None,
+    })
+    .map_err(|e| {
+        fail(
+            FailureKind::Io,
+            format!("cannot set up the test runs: {e:#}"),
+        )
+    })
+}
+
+/// What the run says of the command: `given` (as the user wrote it) and the reduced one.
+fn record(given: &[OsString], done: &ArgsReduced, shown_name: &Path) -> CommandRecord {
+    let mut reduced = vec![given[0].clone()];
+    reduced.extend(done.args.iter().cloned());
+    let words = |ws: &[OsString]| {
+        ws.iter()
+            .map(|w| w.to_string_lossy().into_owned())
+            .collect()
+    };
+    CommandRecord {
+        original: words(given),
+        reduced: words(&reduced),
+        shell: command_line(&reduced, shown_name),
+        tests: done.tests,
+        stopped: done.stopped,
+    }
 }
 
 /// A word for a shell: as it is when it holds only characters no shell treats specially (so

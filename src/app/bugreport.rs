@@ -181,7 +181,19 @@ fn one_line(text: &str) -> String {
     text.replace(['\n', '\r'], " ")
 }
 
+/// The summary a user attaches to a bug report: sizes, what was kept, how to reproduce, and
+/// what the reduction cost.
 fn readme(report: &Report, command: &str) -> String {
+    [
+        readme_sizes(report),
+        readme_kept(report),
+        readme_reproduce(report, command),
+        readme_reduction(report),
+    ]
+    .concat()
+}
+
+fn readme_sizes(report: &Report) -> String {
     let r = report.record;
     let name = report.name.to_string_lossy();
     let mut text = String::new();
@@ -209,7 +221,11 @@ fn readme(report: &Report, command: &str) -> String {
             p.original_bytes, p.command
         ));
     }
-    text.push_str("\n## What was kept\n\n");
+    text
+}
+
+fn readme_kept(report: &Report) -> String {
+    let mut text = String::from("\n## What was kept\n\n");
     match &report.check.conditions.same {
         Some(signature) => {
             text.push_str(&format!(
@@ -235,6 +251,12 @@ fn readme(report: &Report, command: &str) -> String {
             ));
         }
     }
+    text
+}
+
+fn readme_reproduce(report: &Report, command: &str) -> String {
+    let r = report.record;
+    let mut text = String::new();
     text.push_str("\n## Reproduce\n\n");
     text.push_str(&format!("    {command}\n\nor `sh repro.sh` here"));
     if let Some(signature) = &report.check.conditions.same {
@@ -247,6 +269,13 @@ fn readme(report: &Report, command: &str) -> String {
             count(c.tests, "test run", "test runs")
         ));
     }
+    text
+}
+
+fn readme_reduction(report: &Report) -> String {
+    let r = report.record;
+    let name = report.name.to_string_lossy();
+    let mut text = String::new();
     text.push_str(&format!(
         "\n## The reduction\n\n{} ({} interesting, {} from the cache) in {:.1} s; {} ({}).\n",
         count(r.stats.tests, "test run", "test runs"),
