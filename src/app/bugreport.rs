@@ -210,9 +210,9 @@ fn readme_sizes(report: &Report) -> String {
     text.push_str("| | original | reduced |\n| --- | ---: | ---: |\n");
     text.push_str(&format!(
         "| bytes | {} | {} |\n| lines | {} | {} |\n",
-        r.original_bytes, r.final_bytes, r.original_lines, r.final_lines
+        r.sizes.original_bytes, r.sizes.final_bytes, r.sizes.original_lines, r.sizes.final_lines
     ));
-    if let (Some(a), Some(b)) = (r.original_tokens, r.final_tokens) {
+    if let (Some(a), Some(b)) = (r.sizes.original_tokens, r.sizes.final_tokens) {
         text.push_str(&format!("| tokens | {a} | {b} |\n"));
     }
     if let Some(p) = &r.failure.preprocessed {

@@ -14,8 +14,8 @@ use crate::exec::runner::ScriptConfig;
 use crate::exit::{FailureKind, fail};
 use crate::report::progress::Progress;
 use crate::report::stats::{
-    CommandRecord, FailureRecord, PreprocessRecord, Record, Slip, SlippedRecord, count_lines,
-    summary,
+    CommandRecord, FailureRecord, PreprocessRecord, Record, Sizes, Slip, SlippedRecord, Written,
+    count_lines, summary,
 };
 use crate::schedule::{PassStats, pass_table};
 use crate::signature::Signature;
@@ -560,17 +560,21 @@ impl Session {
         Record {
             input: self.cfg.input.display().to_string(),
             algo: self.algo.name().into(),
-            original_bytes: self.original.len(),
-            final_bytes: self.tester.best.len(),
-            original_lines: count_lines(&self.original),
-            final_lines: count_lines(&self.tester.best),
-            original_tokens: self.original_tokens.or_else(|| tokens(&self.original)),
-            final_tokens: tokens(&self.tester.best),
+            sizes: Sizes {
+                original_bytes: self.original.len(),
+                final_bytes: self.tester.best.len(),
+                original_lines: count_lines(&self.original),
+                final_lines: count_lines(&self.tester.best),
+                original_tokens: self.original_tokens.or_else(|| tokens(&self.original)),
+                final_tokens: tokens(&self.tester.best),
+            },
             rounds: self.rounds,
             completion: self.completion.clone(),
             wall_seconds: self.start.elapsed().as_secs_f64(),
-            output: sink.target().map(|p| p.display().to_string()),
-            backup: sink.backup.as_ref().map(|p| p.display().to_string()),
+            written: Written {
+                output: sink.target().map(|p| p.display().to_string()),
+                backup: sink.backup.as_ref().map(|p| p.display().to_string()),
+            },
             stats: self.tester.stats.clone(),
             passes: self.passes.clone(),
             files: Vec::new(),

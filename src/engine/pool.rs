@@ -17,7 +17,7 @@ use crate::exec::reaper;
 use crate::exec::runner::{Outcome, ScriptConfig, ScriptRunner};
 use crate::exec::tempdirs::{self, RunDir};
 
-pub type Ticket = u64;
+pub use crate::engine::prefilter::Ticket;
 
 struct Job {
     ticket: Ticket,

@@ -12,9 +12,11 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Condvar, Mutex};
 
-use crate::engine::pool::Ticket;
 use crate::tree::render::Splice;
 use crate::tree::ts::Reparse;
+
+/// A test run's number: the pool's jobs and the prefilter's checks are keyed by it.
+pub type Ticket = u64;
 
 pub use crate::tree::reparse::MakeChecker;
 

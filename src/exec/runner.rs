@@ -30,8 +30,8 @@ use tempfile::TempDir;
 use wait_timeout::ChildExt;
 
 use crate::exec::capture::{self, Captures};
-pub use crate::exec::check::conditions::signal_name;
 use crate::exec::check::conditions::signature_of;
+pub use crate::exec::check::conditions::{RunStatus, signal_name};
 use crate::exec::check::{Check, Expect, Streams, TestCommand, quote_words};
 use crate::exec::frame::Frame;
 use crate::exec::launcher::{self, Launcher};
@@ -62,40 +62,6 @@ const BUSY_RETRIES: u32 = 10;
 /// A timeout as the oracle keeps it (saturating: nobody waits 584 years).
 pub(crate) fn nanos(timeout: Duration) -> u64 {
     u64::try_from(timeout.as_nanos()).unwrap_or(u64::MAX)
-}
-
-/// How the script's run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RunStatus {
-    /// Exited with this code.
-    Exited(i32),
-    /// Killed by this signal.
-    Signaled(i32),
-    /// Ran past the timeout and was killed.
-    TimedOut,
-    /// SIGINT or SIGTERM reached the reducer; the script was killed (or never started).
-    Interrupted,
-    /// The reducer no longer needed this verdict (a parallel run committed an earlier candidate);
-    /// the script was killed.
-    Cancelled,
-}
-
-impl RunStatus {
-    /// The status in words: "exited with status 1", "timed out after 2 s (see --timeout)".
-    pub fn describe(self, timeout: Duration) -> String {
-        match self {
-            RunStatus::Exited(code) => format!("exited with status {code}"),
-            RunStatus::Signaled(sig) => {
-                format!("was killed by signal {sig} ({})", signal_name(sig))
-            }
-            RunStatus::TimedOut => format!(
-                "timed out after {} s (see --timeout)",
-                timeout.as_secs_f64()
-            ),
-            RunStatus::Interrupted => "was stopped by an interrupt".into(),
-            RunStatus::Cancelled => "was cancelled (an earlier candidate won)".into(),
-        }
-    }
 }
 
 /// The result of one run of the script.

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::report::stats::Stats;
+use crate::report::stats::{Stats, percent_text};
 
 pub struct Progress {
     bar: Option<ProgressBar>,
@@ -160,30 +160,6 @@ pub fn eta_text(secs: f64) -> String {
         0..60 => format!("{s}s"),
         60..3600 => format!("{}m{:02}s", s / 60, s % 60),
         _ => format!("{}h{:02}m", s / 3600, s % 3600 / 60),
-    }
-}
-
-/// The share removed with one decimal, or as many more as it takes not to round a partial
-/// removal to 100% (or a small one to 0%): "99.9985", not "100.0".
-pub fn percent_text(original: usize, now: usize) -> String {
-    let p = percent_removed(original, now);
-    let partial = now > 0 && now < original;
-    let mut decimals = 1;
-    loop {
-        let text = format!("{p:.decimals$}");
-        let rounded: f64 = text.parse().unwrap_or(p);
-        if !partial || (rounded > 0.0 && rounded < 100.0) || decimals >= 9 {
-            return text;
-        }
-        decimals += 1;
-    }
-}
-
-pub fn percent_removed(original: usize, now: usize) -> f64 {
-    if original == 0 {
-        0.0
-    } else {
-        100.0 * (original.saturating_sub(now)) as f64 / original as f64
     }
 }
 

@@ -2,7 +2,6 @@
 
 use serde::Serialize;
 
-use crate::report::progress::percent_text;
 use crate::signature::Signature;
 
 #[derive(Clone, Debug, Default, Serialize)]
@@ -39,17 +38,13 @@ pub struct Stats {
 pub struct Record {
     pub input: String,
     pub algo: String,
-    pub original_bytes: usize,
-    pub final_bytes: usize,
-    pub original_lines: usize,
-    pub final_lines: usize,
-    pub original_tokens: Option<usize>,
-    pub final_tokens: Option<usize>,
+    #[serde(flatten)]
+    pub sizes: Sizes,
     pub rounds: u32,
     pub completion: String,
     pub wall_seconds: f64,
-    pub output: Option<String>,
-    pub backup: Option<String>,
+    #[serde(flatten)]
+    pub written: Written,
     #[serde(flatten)]
     pub stats: Stats,
     /// Per-pass figures of a tree run, in the order the passes first ran.
@@ -65,6 +60,24 @@ pub struct Record {
     /// add.
     #[serde(flatten)]
     pub failure: FailureRecord,
+}
+
+/// Where the result went (`-o`, or the input in place) and the original's backup.
+#[derive(Clone, Debug, Serialize)]
+pub struct Written {
+    pub output: Option<String>,
+    pub backup: Option<String>,
+}
+
+/// The sizes of the original and of the result (tokens where a grammar counts them).
+#[derive(Clone, Debug, Serialize)]
+pub struct Sizes {
+    pub original_bytes: usize,
+    pub final_bytes: usize,
+    pub original_lines: usize,
+    pub final_lines: usize,
+    pub original_tokens: Option<usize>,
+    pub final_tokens: Option<usize>,
 }
 
 /// The parts of the record of `--same-failure`, `--save-slipped`, `--reduce-args`,
@@ -160,7 +173,7 @@ pub fn count(n: u64, one: &str, many: &str) -> String {
 /// The end-of-run summary, two or three lines.
 pub fn summary(r: &Record) -> String {
     let s = &r.stats;
-    let tokens = match (r.original_tokens, r.final_tokens) {
+    let tokens = match (r.sizes.original_tokens, r.sizes.final_tokens) {
         (Some(a), Some(b)) => format!(", {a} -> {b} tokens"),
         _ => String::new(),
     };
@@ -174,17 +187,17 @@ pub fn summary(r: &Record) -> String {
         "reduce: {} {}: {} -> {} bytes ({}% removed), {} -> {} lines{tokens}\nreduce: {} ({}) in {:.1}s, {}",
         r.algo,
         r.completion.replace('_', "-"),
-        r.original_bytes,
-        r.final_bytes,
-        percent_text(r.original_bytes, r.final_bytes),
-        r.original_lines,
-        r.final_lines,
+        r.sizes.original_bytes,
+        r.sizes.final_bytes,
+        percent_text(r.sizes.original_bytes, r.sizes.final_bytes),
+        r.sizes.original_lines,
+        r.sizes.final_lines,
         count(s.tests, "test run", "test runs"),
         extra.join(", "),
         r.wall_seconds,
         count(u64::from(r.rounds), "round", "rounds")
     );
-    match (&r.output, &r.backup) {
+    match (&r.written.output, &r.written.backup) {
         (Some(o), Some(b)) => {
             out.push_str(&format!("\nreduce: result in {o}, original kept as {b}"))
         }
@@ -252,6 +265,30 @@ fn failure_lines(f: &FailureRecord) -> String {
         ));
     }
     out
+}
+
+/// The share removed with one decimal, or as many more as it takes not to round a partial
+/// removal to 100% (or a small one to 0%): "99.9985", not "100.0".
+pub fn percent_text(original: usize, now: usize) -> String {
+    let p = percent_removed(original, now);
+    let partial = now > 0 && now < original;
+    let mut decimals = 1;
+    loop {
+        let text = format!("{p:.decimals$}");
+        let rounded: f64 = text.parse().unwrap_or(p);
+        if !partial || (rounded > 0.0 && rounded < 100.0) || decimals >= 9 {
+            return text;
+        }
+        decimals += 1;
+    }
+}
+
+pub fn percent_removed(original: usize, now: usize) -> f64 {
+    if original == 0 {
+        0.0
+    } else {
+        100.0 * (original.saturating_sub(now)) as f64 / original as f64
+    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! The layering of `src/`, checked: every top-level module of the crate has a place in
-//! [`LAYERS`], and a module imports only modules below it (so there is no cycle between them).
+//! [`LAYERS`], and a module imports only modules below it (so there is no cycle between them);
+//! inside a module, no two files import each other, however far round.
 //! Test code (`mod tests { .. }` blocks and files only compiled for tests) may reach anywhere.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -251,6 +252,160 @@ fn no_cycle_between_modules() {
             );
         }
     }
+}
+
+/// A file's module path (`engine/tester/adapters.rs` -> `engine::tester::adapters`; a
+/// `mod.rs` is its folder).
+fn module_path(rel: &Path) -> Vec<String> {
+    let mut parts: Vec<String> = rel
+        .with_extension("")
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if parts.last().is_some_and(|p| p == "mod") {
+        parts.pop();
+    }
+    parts
+}
+
+/// The module paths a file's code names: `crate::a::b::c` and `super::x` (resolved from
+/// `here`), and each item of a `{..}` group after them. Not every path is a file: the caller
+/// keeps the longest prefix that is.
+fn named_paths(code: &str, here: &[String]) -> Vec<Vec<String>> {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = Vec::new();
+    let bytes: Vec<char> = code.chars().collect();
+    let mut i = 0;
+    while i < bytes.len() {
+        let starts = |w: &str| bytes[i..].iter().take(w.len()).copied().eq(w.chars());
+        let before_ok = i == 0 || !ident(bytes[i - 1]) && bytes[i - 1] != ':';
+        let (mut base, skip) = if before_ok && starts("crate::") {
+            (Vec::new(), "crate::".len())
+        } else if before_ok && starts("super::") {
+            let mut base = here.to_vec();
+            let mut j = i;
+            while bytes[j..].iter().take(7).copied().eq("super::".chars()) {
+                base.pop();
+                j += 7;
+            }
+            (base, j - i)
+        } else {
+            i += 1;
+            continue;
+        };
+        i += skip;
+        // a path of segments, then maybe a group
+        loop {
+            let seg: String = bytes[i..].iter().take_while(|c| ident(**c)).collect();
+            if seg.is_empty() {
+                break;
+            }
+            i += seg.len();
+            base.push(seg);
+            if bytes[i..].iter().take(2).copied().eq("::".chars()) {
+                i += 2;
+            } else {
+                break;
+            }
+        }
+        if bytes.get(i) == Some(&'{') {
+            let end = bytes[i..]
+                .iter()
+                .position(|&c| c == '}')
+                .map_or(bytes.len(), |e| i + e);
+            let group: String = bytes[i + 1..end].iter().collect();
+            for item in group.split(',') {
+                let mut path = base.clone();
+                path.extend(
+                    item.split("::")
+                        .map(|s| s.trim().to_string())
+                        .take_while(|s| !s.is_empty() && s.chars().all(ident)),
+                );
+                out.push(path);
+            }
+            i = end;
+        }
+        out.push(base);
+    }
+    out
+}
+
+/// File -> the files it imports, within the crate (test code out).
+fn file_arrows() -> BTreeMap<String, BTreeSet<String>> {
+    let root = src();
+    let mut files = Vec::new();
+    rust_files(&root, &mut files);
+    let tests = test_only_files(&files);
+    let by_module: BTreeMap<Vec<String>, String> = files
+        .iter()
+        .filter(|f| !tests.contains(*f))
+        .map(|f| {
+            let rel = f.strip_prefix(&root).unwrap();
+            (module_path(rel), rel.display().to_string())
+        })
+        .collect();
+    let mut arrows: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (module, file) in &by_module {
+        let code = non_test_code(&fs::read_to_string(root.join(file)).unwrap());
+        for mut path in named_paths(&code, module) {
+            while !path.is_empty() && !by_module.contains_key(&path) {
+                path.pop();
+            }
+            // a module's own file and its parents (whose `mod` lines declare it) are no import
+            if path.is_empty() || module.starts_with(&path) {
+                continue;
+            }
+            arrows
+                .entry(file.clone())
+                .or_default()
+                .insert(by_module[&path].clone());
+        }
+    }
+    arrows
+}
+
+#[test]
+fn no_cycle_between_files() {
+    let arrows = file_arrows();
+    assert!(arrows.len() > 50, "the checker reads the files' imports");
+    // a cycle: a file that reaches itself
+    for start in arrows.keys() {
+        let mut seen = BTreeSet::new();
+        let mut stack: Vec<(&str, Vec<&str>)> = vec![(start, vec![start])];
+        while let Some((f, path)) = stack.pop() {
+            for next in arrows.get(f).into_iter().flatten() {
+                assert!(
+                    next != start,
+                    "an import cycle between files: {} -> {start}",
+                    path.join(" -> ")
+                );
+                if seen.insert(next.as_str()) {
+                    let mut p = path.clone();
+                    p.push(next);
+                    stack.push((next, p));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_file_checker_resolves_crate_super_and_groups() {
+    let here = ["engine".to_string(), "tester".into(), "adapters".into()];
+    let found = named_paths(
+        "use crate::exec::{runner::Outcome, check};\nuse super::super::pool::Ticket;\n",
+        &here,
+    );
+    let found: Vec<String> = found.iter().map(|p| p.join("::")).collect();
+    assert_eq!(
+        found,
+        [
+            "exec::runner::Outcome",
+            "exec::check",
+            "exec",
+            "engine::pool::Ticket"
+        ]
+    );
 }
 
 #[test]

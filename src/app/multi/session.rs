@@ -21,7 +21,7 @@ use crate::exec::runner::ScriptConfig;
 use crate::exit::{FailureKind, fail};
 use crate::policy::Verdict;
 use crate::report::progress::Progress;
-use crate::report::stats::{FileSizes, Record, count_lines};
+use crate::report::stats::{FileSizes, Record, Sizes, Written, count_lines};
 use crate::schedule::PassStats;
 use crate::store::sink::Sink;
 use crate::tree::front::Front;
@@ -362,17 +362,21 @@ impl Session {
                 crate::report::stats::count(files.len() as u64, "file", "files")
             ),
             algo: algos.join("+"),
-            original_bytes: files.iter().map(|f| f.original_bytes).sum(),
-            final_bytes: files.iter().map(|f| f.final_bytes).sum(),
-            original_lines: lines(&self.original),
-            final_lines: lines(&self.set.members),
-            original_tokens: None,
-            final_tokens: None,
+            sizes: Sizes {
+                original_bytes: files.iter().map(|f| f.original_bytes).sum(),
+                final_bytes: files.iter().map(|f| f.final_bytes).sum(),
+                original_lines: lines(&self.original),
+                final_lines: lines(&self.set.members),
+                original_tokens: None,
+                final_tokens: None,
+            },
             rounds: self.rounds,
             completion: self.completion.clone(),
             wall_seconds: self.start.elapsed().as_secs_f64(),
-            output: self.out.as_ref().map(|p| self.shown_output(p)),
-            backup: self.backup.clone(),
+            written: Written {
+                output: self.out.as_ref().map(|p| self.shown_output(p)),
+                backup: self.backup.clone(),
+            },
             stats: self.tester.stats.clone(),
             passes: self.passes.clone(),
             files,

@@ -13,7 +13,6 @@ use std::time::Duration;
 use regex::bytes::{Regex, RegexBuilder};
 
 use crate::exec::capture::Captured;
-use crate::exec::runner::RunStatus;
 use crate::signature::{Ending, Signature};
 
 /// What the exit status must be.
@@ -286,6 +285,40 @@ pub fn parse_regex(flag: &str, pattern: &str) -> Result<Regex, String> {
             let detail = last.strip_prefix("error: ").unwrap_or(last).to_string();
             format!("{flag}: invalid regular expression {pattern:?}: {detail}")
         })
+}
+
+/// How the script's run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunStatus {
+    /// Exited with this code.
+    Exited(i32),
+    /// Killed by this signal.
+    Signaled(i32),
+    /// Ran past the timeout and was killed.
+    TimedOut,
+    /// SIGINT or SIGTERM reached the reducer; the script was killed (or never started).
+    Interrupted,
+    /// The reducer no longer needed this verdict (a parallel run committed an earlier candidate);
+    /// the script was killed.
+    Cancelled,
+}
+
+impl RunStatus {
+    /// The status in words: "exited with status 1", "timed out after 2 s (see --timeout)".
+    pub fn describe(self, timeout: Duration) -> String {
+        match self {
+            RunStatus::Exited(code) => format!("exited with status {code}"),
+            RunStatus::Signaled(sig) => {
+                format!("was killed by signal {sig} ({})", signal_name(sig))
+            }
+            RunStatus::TimedOut => format!(
+                "timed out after {} s (see --timeout)",
+                timeout.as_secs_f64()
+            ),
+            RunStatus::Interrupted => "was stopped by an interrupt".into(),
+            RunStatus::Cancelled => "was cancelled (an earlier candidate won)".into(),
+        }
+    }
 }
 
 #[cfg(test)]
