@@ -15,6 +15,7 @@ use crate::engine::edit_oracle::EditOracle;
 use crate::engine::reduce;
 use crate::engine::tester::Tester;
 use crate::lang::table::{self, Layout, RewriteTable};
+use crate::passes::arrays::ArrayToScalar;
 use crate::passes::fields::RemoveField;
 use crate::passes::flatten::FlattenStruct;
 use crate::passes::hoist::Hoist;
@@ -195,6 +196,7 @@ fn rewrite_table() -> Vec<Box<dyn Pass>> {
         Box::new(MergeNames),
         Box::new(RemoveParameter),
         Box::new(PointerLevel),
+        Box::new(ArrayToScalar),
         Box::new(RemoveField),
         Box::new(FlattenStruct),
         Box::new(Unifdef),
