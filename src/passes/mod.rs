@@ -9,6 +9,7 @@ pub mod debris;
 pub mod exports;
 pub mod fields;
 pub mod flatten;
+pub mod globals;
 pub mod hoist;
 pub mod indent;
 pub mod inline;

@@ -18,6 +18,7 @@ use crate::lang::table::{self, Layout, RewriteTable};
 use crate::passes::arrays::ArrayToScalar;
 use crate::passes::fields::RemoveField;
 use crate::passes::flatten::FlattenStruct;
+use crate::passes::globals::FunctionToGlobal;
 use crate::passes::hoist::Hoist;
 use crate::passes::indent::reindent;
 use crate::passes::inline::InlineReturn;
@@ -192,6 +193,7 @@ fn rewrite_table() -> Vec<Box<dyn Pass>> {
         Box::new(Smallest),
         Box::new(Shapes),
         Box::new(InlineReturn),
+        Box::new(FunctionToGlobal),
         Box::new(Hoist),
         Box::new(MergeNames),
         Box::new(RemoveParameter),
