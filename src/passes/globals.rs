@@ -1,11 +1,13 @@
 //! A function that only returns a constant becomes a global holding it: `int *f(void) { return
-//! 0; }` becomes `int *f;` and every call `f(..)` reads it as `f` (`*f()` -> `*f`), its
+//! 0; }` becomes `static int *f;` and every call `f(..)` reads it as `f` (`*f()` -> `*f`), its
 //! prototypes gone, all in one hunk (what C-Reduce reaches with a new global read in place of
 //! the call and the function deleted afterwards). The global takes the function's own name and
 //! place, so it needs no new name and is declared before every call. A zero constant (`0`,
-//! `((void *)0)`, `NULL`) needs no initializer: a global starts at zero. Inline-return cannot
-//! do this where the value is a pointer (`*(0)` does not compile), and a read of a global that
-//! is zero is what a null-dereference warning needs.
+//! `((void *)0)`, `NULL`) needs no initializer: a global starts at zero. The global is
+//! `static`: one that nothing writes is a constant to the optimizer, as the function's value was
+//! (`gcc -O2 -Wnull-dereference` warns at `*f` for a `static int *f;`, not for an `int *f;`);
+//! smallest-of-kind drops the `static` where nothing needs it. Inline-return cannot do this
+//! where the value is a pointer (`*(0)` does not compile).
 //!
 //! Only where every mention of the name is a plain call, a prototype of it alone, or the
 //! definition: a function whose address is taken stays a function. The calls' arguments go
@@ -104,8 +106,8 @@ impl Pass for FunctionToGlobal {
 }
 
 /// The global that stands for the definition `def` of a function returning a constant at file
-/// or namespace scope: its specifiers but `inline` and `extern` (a `static` stays), its type,
-/// its declarator without the parameters, and the constant unless it is zero.
+/// or namespace scope: `static`, the function's qualifiers and type (no `inline`, `extern` or
+/// attributes), its declarator without the parameters, and the constant unless it is zero.
 fn global(def: Node, declarator: Node, src: &[u8], t: &RewriteTable) -> Option<Vec<u8>> {
     let scope = def.parent()?;
     let at_file_scope = t.scopes.contains(&scope.kind())
@@ -114,16 +116,16 @@ fn global(def: Node, declarator: Node, src: &[u8], t: &RewriteTable) -> Option<V
         return None;
     }
     let value = returned_constant(def, src, t)?;
-    let mut out = Vec::new();
+    let mut out = b"static ".to_vec();
     let mut cursor = def.walk();
     for child in def.children(&mut cursor) {
         if child.id() == declarator.id() {
             break;
         }
         let (kind, word) = (child.kind(), text(child, src));
-        // `inline`, `extern` and attributes are a function's; `static` and `const` stay
+        // `inline`, `extern` and attributes are a function's; `const` stays
         let dropped = match kind {
-            STORAGE_CLASS => word != b"static",
+            STORAGE_CLASS => true,
             QUALIFIER => false,
             _ => t.droppable.contains(&kind),
         };
@@ -233,7 +235,7 @@ mod tests {
         let out = minimize(src, &FunctionToGlobal, &|s| {
             !parse(s).root_node().has_error()
         });
-        assert_eq!(out, "long h = -1;\nint g() { return h; }\n");
+        assert_eq!(out, "static long h = -1;\nint g() { return h; }\n");
     }
 
     #[test]
@@ -250,10 +252,10 @@ mod tests {
     fn only_this_pass_reads_a_null_global() {
         // like gcc -O2 -Wnull-dereference: a store through a pointer known to be null, whether
         // a function returns it (inlined) or a static global holds it (never written)
-        let src = "static int *get(void) { return 0; }\nvoid crash(void) { *get() = 1; }\n";
+        let src = "int *get(void) { return 0; }\nvoid crash(void) { *get() = 1; }\n";
         let keep = |s: &str| {
             let flat: String = s.split_whitespace().collect();
-            let called = flat.starts_with("staticint*get(void){return0;}");
+            let called = flat.starts_with("int*get(void){return0;}");
             let global = flat.starts_with("staticint*get;");
             !parse(s).root_node().has_error()
                 && (called && flat.ends_with("voidcrash(void){*get()=1;}")
@@ -272,12 +274,12 @@ mod tests {
             let flat: String = s.split_whitespace().collect();
             !crate::passes::tests::parse_cpp(s).root_node().has_error()
                 && (flat == "namespacen{int*get(){returnnullptr;}voidcrash(){*get()=1;}}"
-                    || flat == "namespacen{int*get;voidcrash(){*get=1;}}")
+                    || flat == "namespacen{staticint*get;voidcrash(){*get=1;}}")
         };
         let out = shrink_with(cpp, src, &FunctionToGlobal, &keep);
         assert_eq!(
             out,
-            "namespace n {\nint *get;\nvoid crash() { *get = 1; }\n}\n"
+            "namespace n {\nstatic int *get;\nvoid crash() { *get = 1; }\n}\n"
         );
     }
 }
