@@ -118,6 +118,9 @@ pub const C: RewriteTable = RewriteTable {
     block: "compound_statement",
     parameter_list: "parameter_list",
     init_declarator: "init_declarator",
+    array_declarator: "array_declarator",
+    subscript: "subscript_expression",
+    brace_initializer: "initializer_list",
     guarded: &[
         ("if_statement", "consequence"),
         ("if_statement", "alternative"),

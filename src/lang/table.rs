@@ -87,6 +87,11 @@ pub struct RewriteTable {
     pub block: &'static str,
     pub parameter_list: &'static str,
     pub init_declarator: &'static str,
+    /// `a[3]` where it declares an array, `a[i]` where it reads one, and `{1, 2}`, a brace
+    /// initializer (the array passes).
+    pub array_declarator: &'static str,
+    pub subscript: &'static str,
+    pub brace_initializer: &'static str,
     /// Statements `kind (head) body` that may become their body (field `consequence`/`body`).
     pub guarded: &'static [(&'static str, &'static str)],
     /// Nodes around a statement that only carry a keyword (`else S`): the statement is inside.
@@ -186,6 +191,9 @@ impl RewriteTable {
         block: "",
         parameter_list: "",
         init_declarator: "",
+        array_declarator: "",
+        subscript: "",
+        brace_initializer: "",
         guarded: &[],
         wrappers: &[],
         string_literals: &[],
@@ -230,6 +238,9 @@ impl RewriteTable {
             self.block,
             self.parameter_list,
             self.init_declarator,
+            self.array_declarator,
+            self.subscript,
+            self.brace_initializer,
             self.char_literal,
             self.number_literal,
             self.function_declarator,

@@ -2,12 +2,14 @@
 //! (see [`crate::edits::Pass`]); the schedule (`crate::schedule`) decides when each runs. A new
 //! pass is a file here and a line in the schedule's table.
 
+pub mod arrays;
 pub mod cascade;
 pub mod closure;
 pub mod debris;
 pub mod exports;
 pub mod fields;
 pub mod flatten;
+pub mod globals;
 pub mod hoist;
 pub mod indent;
 pub mod inline;

@@ -357,9 +357,12 @@ proptest! {
             s == original || xxhash_rust::xxh3::xxh3_64_with_seed(s.as_bytes(), salt).is_multiple_of(3)
         };
         let monotone = |s: &str| s.contains("crash");
-        let passes: [&dyn Pass; 16] = [
+        let passes: [&dyn Pass; 19] = [
             &params::RemoveParameter,
             &inline::InlineReturn,
+            &globals::FunctionToGlobal,
+            &arrays::ArrayToScalar,
+            &returns::ReturnVoid,
             &shapes::Shapes,
             &pointers::PointerLevel,
             &fields::RemoveField,

@@ -15,8 +15,10 @@ use crate::engine::edit_oracle::EditOracle;
 use crate::engine::reduce;
 use crate::engine::tester::Tester;
 use crate::lang::table::{self, Layout, RewriteTable};
+use crate::passes::arrays::ArrayToScalar;
 use crate::passes::fields::RemoveField;
 use crate::passes::flatten::FlattenStruct;
+use crate::passes::globals::FunctionToGlobal;
 use crate::passes::hoist::Hoist;
 use crate::passes::indent::reindent;
 use crate::passes::inline::InlineReturn;
@@ -190,10 +192,12 @@ fn rewrite_table() -> Vec<Box<dyn Pass>> {
         Box::new(Smallest),
         Box::new(Shapes),
         Box::new(InlineReturn),
+        Box::new(FunctionToGlobal),
         Box::new(Hoist),
         Box::new(MergeNames),
         Box::new(RemoveParameter),
         Box::new(PointerLevel),
+        Box::new(ArrayToScalar),
         Box::new(RemoveField),
         Box::new(FlattenStruct),
         Box::new(Unifdef),
