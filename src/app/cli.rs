@@ -399,7 +399,8 @@ pub struct Config {
 }
 
 impl Args {
-    pub fn into_config(self) -> Result<Config, Failure> {
+    /// The numbers' bounds: the timeout (returned), `-j`, `--max-attempts`, `--exit-code`.
+    fn checked_numbers(&self) -> Result<Option<Duration>, Failure> {
         let usage = |m: String| Failure::new(FailureKind::Usage, m);
         let timeout = match self.timeout {
             Some(t) if !(t.is_finite() && t > 0.0) => {
@@ -430,6 +431,57 @@ impl Args {
                 "--max-attempts must be at least 1 (the first run checks the original)".into(),
             ));
         }
+        if let Some(code) = self.exit_code
+            && !(0..=255).contains(&code)
+        {
+            return Err(usage(format!(
+                "--exit-code must be an exit status from 0 to 255, not {code}"
+            )));
+        }
+        Ok(timeout)
+    }
+
+    /// The no-script flags take one input; `--preprocess` a file and `-o`.
+    fn check_failure_flags(&self) -> Result<(), Failure> {
+        let Some(input) = &self.input else {
+            return Ok(()); // refused as missing
+        };
+        let same_failure = self.same_failure || self.show_signature;
+        let stdin = input.as_os_str() == "-";
+        let several = !self.more_inputs.is_empty() || (!stdin && input.is_dir());
+        let usage = |m: String| Failure::new(FailureKind::Usage, m);
+        let new_flags = [
+            (same_failure, "--same-failure"),
+            (self.reduce_args, "--reduce-args"),
+            (self.preprocess, "--preprocess"),
+            (self.report.is_some(), "--report"),
+        ];
+        if several && let Some((_, flag)) = new_flags.iter().find(|(on, _)| *on) {
+            return Err(usage(format!(
+                "{flag} takes one input file (or -), not several files or a directory"
+            )));
+        }
+        if self.preprocess && !self.show_signature {
+            if stdin {
+                return Err(usage(
+                        "--preprocess needs an input file: its directory resolves its #include \"...\" lines"
+                            .into(),
+                    ));
+            }
+            if self.output.is_none() {
+                return Err(usage(
+                        "--preprocess writes the preprocessed, reduced file: give -o FILE (in place, the input would change language)"
+                            .into(),
+                    ));
+            }
+        }
+        Ok(())
+    }
+
+    pub fn into_config(self) -> Result<Config, Failure> {
+        let usage = |m: String| Failure::new(FailureKind::Usage, m);
+        let timeout = self.checked_numbers()?;
+        self.check_failure_flags()?;
         let Some(input) = self.input else {
             return Err(usage(missing_input(self.signal.as_deref())));
         };
@@ -455,13 +507,6 @@ impl Args {
             (None, None, program) if !program.is_empty() => TestCommand::Argv(program),
             _ => return Err(usage(missing_test(&input, &self.more_inputs))),
         };
-        if let Some(code) = self.exit_code
-            && !(0..=255).contains(&code)
-        {
-            return Err(usage(format!(
-                "--exit-code must be an exit status from 0 to 255, not {code}"
-            )));
-        }
         let same_failure = self.same_failure || self.show_signature;
         let expect = match (self.signal, self.exit_code) {
             (Some(name), _) => Expect::Signal(parse_signal(&name).map_err(usage)?),
@@ -470,32 +515,6 @@ impl Args {
             (None, None) => Expect::Exit(0),
         };
         let conditions = conditions(expect, self.stdout, self.stderr).map_err(usage)?;
-        let several = !self.more_inputs.is_empty() || (!stdin && input.is_dir());
-        let new_flags = [
-            (same_failure, "--same-failure"),
-            (self.reduce_args, "--reduce-args"),
-            (self.preprocess, "--preprocess"),
-            (self.report.is_some(), "--report"),
-        ];
-        if several && let Some((_, flag)) = new_flags.iter().find(|(on, _)| *on) {
-            return Err(usage(format!(
-                "{flag} takes one input file (or -), not several files or a directory"
-            )));
-        }
-        if self.preprocess && !self.show_signature {
-            if stdin {
-                return Err(usage(
-                    "--preprocess needs an input file: its directory resolves its #include \"...\" lines"
-                        .into(),
-                ));
-            }
-            if output == Output::InPlace {
-                return Err(usage(
-                    "--preprocess writes the preprocessed, reduced file: give -o FILE (in place, the input would change language)"
-                        .into(),
-                ));
-            }
-        }
         Ok(Config {
             input,
             more_inputs: self.more_inputs,
