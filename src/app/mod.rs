@@ -40,26 +40,8 @@ pub mod stdin;
 pub(crate) use original::rerun_original;
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    if let Some(shell) = args.generate_completions {
-        print_completions(shell);
-        return Ok(ExitCode::SUCCESS);
-    }
-    if args.generate_man {
-        let mut page = Vec::new();
-        clap_mangen::Man::new(Args::command())
-            .render(&mut page)
-            .context("cannot render the man page")?;
-        use std::io::Write;
-        std::io::stdout()
-            .write_all(&page)
-            .context("cannot write the man page")?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    if args.clear_cache {
-        let said =
-            crate::store::persist::clear().map_err(|e| fail(FailureKind::Io, format!("{e:#}")))?;
-        eprintln!("{said}");
-        return Ok(ExitCode::SUCCESS);
+    if let Some(done) = what_needs_no_input(&args)? {
+        return Ok(done);
     }
     let cfg = args.into_config()?;
     crate::signal::install().context("cannot install the signal handlers")?;
@@ -117,23 +99,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         eprintln!("{warning}");
     }
     plan.set_resume(persistent.resume.take());
-    // a resume starts again from the original and replays the interrupted run (see resume.rs),
-    // once INPUT passed a real run (`Session::verify_resume_point`)
-    let input = match plan.resume_from(&input) {
-        // every run counts: one leaves none for the resume point's
-        Some(_) if cfg.max_attempts == Some(1) => {
-            if !cfg.quiet {
-                eprintln!(
-                    "reduce: warning: not resuming: {} may be a result of an earlier run of this command, but --max-attempts 1 leaves no test run to check it with before trusting that run's record",
-                    cfg.input.display()
-                );
-            }
-            plan.refuse_resume()?;
-            input
-        }
-        Some(original) => original,
-        None => input,
-    };
+    let input = resume_input(&cfg, &mut plan, input)?;
     if from_backup && plan.resume_point().is_none() {
         // INPUT.orig is not the original of a run to resume: INPUT is the original
         let outcome = failure::run_original(&cfg, &check, &input)?;
@@ -153,6 +119,54 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     let stored = (plan, persistent.verdicts);
     Session::start(cfg, check, input, algo, front, stored, extras)?.finish()
+}
+
+/// What the flags that need no input do (completions, the man page, clearing the cache):
+/// `Some` when one was given and done.
+fn what_needs_no_input(args: &Args) -> Result<Option<ExitCode>> {
+    if let Some(shell) = args.generate_completions {
+        print_completions(shell);
+        return Ok(Some(ExitCode::SUCCESS));
+    }
+    if args.generate_man {
+        let mut page = Vec::new();
+        clap_mangen::Man::new(Args::command())
+            .render(&mut page)
+            .context("cannot render the man page")?;
+        use std::io::Write;
+        std::io::stdout()
+            .write_all(&page)
+            .context("cannot write the man page")?;
+        return Ok(Some(ExitCode::SUCCESS));
+    }
+    if args.clear_cache {
+        let said =
+            crate::store::persist::clear().map_err(|e| fail(FailureKind::Io, format!("{e:#}")))?;
+        eprintln!("{said}");
+        return Ok(Some(ExitCode::SUCCESS));
+    }
+    Ok(None)
+}
+
+/// The text the run starts from: `input`, or the original of an interrupted run of this
+/// command, which the run replays (see resume.rs) once INPUT passed a real run
+/// (`Session::verify_resume_point`).
+fn resume_input(cfg: &Config, plan: &mut SinkPlan, input: Vec<u8>) -> Result<Vec<u8>> {
+    Ok(match plan.resume_from(&input) {
+        // every run counts: one leaves none for the resume point's
+        Some(_) if cfg.max_attempts == Some(1) => {
+            if !cfg.quiet {
+                eprintln!(
+                    "reduce: warning: not resuming: {} may be a result of an earlier run of this command, but --max-attempts 1 leaves no test run to check it with before trusting that run's record",
+                    cfg.input.display()
+                );
+            }
+            plan.refuse_resume()?;
+            input
+        }
+        Some(original) => original,
+        None => input,
+    })
 }
 
 /// What the flags of issue 40 add to a one-file run.
