@@ -120,14 +120,18 @@ pub struct Index {
 
 /// The earlier output OUTDIR holds, if any; refuses an OUTDIR that is not new, empty or this
 /// command's own (for `dir`, canonical, and `test`), and one inside DIR.
-pub fn check_outdir(out: &Path, dir: &Path, test: &str) -> Result<Option<Index>> {
+pub fn check_outdir(
+    out: &Path,
+    (dir, shown_dir): (&Path, &Path),
+    test: &str,
+) -> Result<Option<Index>> {
     let usage = |m: String| fail(FailureKind::Usage, m);
     let shown = out.display();
     let real = resolve(out);
     if real.starts_with(dir) {
         return Err(usage(format!(
             "-o {shown} is inside --each {}: the folder of crashes is never written to; give an OUTDIR outside it",
-            dir.display()
+            shown_dir.display()
         )));
     }
     let meta = match fs::metadata(out) {
@@ -263,14 +267,14 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let dir = fs::canonicalize(tmp.path()).unwrap().join("crashes");
         fs::create_dir(&dir).unwrap();
-        let err = check_outdir(&dir.join("bugs"), &dir, "t").unwrap_err();
+        let err = check_outdir(&dir.join("bugs"), (&dir, &dir), "t").unwrap_err();
         assert!(format!("{err}").contains("inside --each"), "{err}");
         let out = tmp.path().join("bugs");
-        assert!(check_outdir(&out, &dir, "t").unwrap().is_none());
+        assert!(check_outdir(&out, (&dir, &dir), "t").unwrap().is_none());
         fs::create_dir(&out).unwrap();
-        assert!(check_outdir(&out, &dir, "t").unwrap().is_none());
+        assert!(check_outdir(&out, (&dir, &dir), "t").unwrap().is_none());
         fs::write(out.join("notes.txt"), "mine").unwrap();
-        let err = check_outdir(&out, &dir, "t").unwrap_err();
+        let err = check_outdir(&out, (&dir, &dir), "t").unwrap_err();
         assert!(format!("{err}").contains("no index.json"), "{err}");
     }
 }

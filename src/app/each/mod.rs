@@ -61,7 +61,7 @@ pub fn run(cfg: Config) -> Result<ExitCode> {
     let entries = scan::scan(&dir_arg, &skip)?;
     let dir = fs::canonicalize(&dir_arg).context("cannot resolve --each DIR")?;
     let test = describe_test(&cfg, &check);
-    let earlier = index::check_outdir(&out, &dir, &test)?;
+    let earlier = index::check_outdir(&out, (&dir, &dir_arg), &test)?;
     fs::create_dir_all(&out).map_err(|e| {
         fail(
             FailureKind::Io,
