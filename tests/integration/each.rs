@@ -618,3 +618,51 @@ fn each_lists_an_unreadable_file_and_goes_on() {
         false => assert_eq!(status("locked.txt"), "unreadable"),
     }
 }
+
+#[test]
+fn without_same_failure_a_reduction_that_slips_joins_the_other_bug_and_the_group_keeps_its_file() {
+    let env = TestEnv::new();
+    let target = build_target(&env);
+    // the overflow comes first in this file, but --signal (any crash) lets its reduction slip to
+    // the null dereference, which is smaller
+    env.write("crashes/both", "len=50 copy nil");
+    env.write("crashes/null", "nil zz");
+    let run = env.run([
+        "--each",
+        "crashes",
+        "-o",
+        "bugs",
+        "--signal",
+        "--algo",
+        "bytes",
+        "--",
+        target.to_str().unwrap(),
+        "@@",
+    ]);
+    run.expect_code(0)
+        .expect_stderr_contains(&["reduce: 2 bugs in 2 files", "(not reduced)"]);
+    let index = read_index(&env, "bugs");
+    let row = |p: &str| {
+        index["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["path"] == p)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(row("null")["status"], "reduced");
+    let both = row("both");
+    assert_eq!(both["status"], "reduced", "{both}");
+    assert!(both["note"].as_str().unwrap().contains("slipped"), "{both}");
+    let overflow = index["bugs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["representative"] == "both")
+        .unwrap();
+    assert_eq!(overflow["reduced"], false);
+    let bytes = env.read(Path::new("bugs").join(overflow["output"].as_str().unwrap()));
+    assert_eq!(bytes, b"len=50 copy nil");
+    assert_eq!(classify(&target, &bytes), Some("overflow"));
+}
