@@ -74,6 +74,10 @@ Examples:
   # reduce the command's flags too, and write what a bug report needs into bug/
   reduce --same-failure --reduce-args --report bug/ -o small.c x.c -- gcc -Wall -O2 -c @@
 
+  # a folder of fuzz crashes: grouped by failure, one reduced file per bug in bugs/ (index.json
+  # maps every crash to its bug)
+  reduce --each out/default/crashes -o bugs --same-failure -- ./target @@
+
   # a pipeline: - (stdin) before --, the result on stdout
   cat crash.bin | reduce --algo bytes --signal=ABRT --stderr heap-buffer-overflow - -- ./fuzz_parse @@ > min.bin
 

@@ -89,6 +89,25 @@ pub fn crash_folder(
     harmless: usize,
     noise: usize,
 ) -> BTreeMap<String, Option<usize>> {
+    folder(env, dir, (per_bug, harmless, noise), false)
+}
+
+/// The same folder as libFuzzer writes it: every file `crash-<40 hex digits>`.
+pub fn libfuzzer_folder(
+    env: &TestEnv,
+    dir: &str,
+    per_bug: usize,
+    harmless: usize,
+) -> BTreeMap<String, Option<usize>> {
+    folder(env, dir, (per_bug, harmless, 4), true)
+}
+
+fn folder(
+    env: &TestEnv,
+    dir: &str,
+    (per_bug, harmless, noise): (usize, usize, usize),
+    libfuzzer: bool,
+) -> BTreeMap<String, Option<usize>> {
     let mut rng = Noise(41);
     let mut made = BTreeMap::new();
     let mut id = 0;
@@ -99,6 +118,7 @@ pub fn crash_folder(
             let after = rng.tokens(n_after % noise.max(1));
             let text = format!("{before}{} {after}", rng.trigger(bug));
             let name = match (bug, k % 3) {
+                _ if libfuzzer => format!("crash-{:040x}", 0xc0de_0000_u64 + id),
                 (3, _) => format!("crash-{:040x}", 0xfeed_0000_u64 + id),
                 (_, 2) => format!("queue/id:{id:06},sig:06,src:000000,op:havoc,rep:4"),
                 _ => format!("id:{id:06},sig:06,src:000000,op:havoc,rep:{}", 1 + k),
@@ -109,7 +129,10 @@ pub fn crash_folder(
         }
     }
     for _ in 0..harmless {
-        let name = format!("id:{id:06},src:000001,op:flip1,pos:3");
+        let name = match libfuzzer {
+            true => format!("crash-{:040x}", 0xc0de_0000_u64 + id),
+            false => format!("id:{id:06},src:000001,op:flip1,pos:3"),
+        };
         env.write(Path::new(dir).join(&name), rng.harmless());
         made.insert(name, None);
         id += 1;
