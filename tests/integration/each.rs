@@ -689,3 +689,45 @@ fn without_same_failure_a_reduction_that_slips_joins_the_other_bug_and_the_group
     assert_eq!(bytes, b"len=50 copy nil");
     assert_eq!(classify(&target, &bytes), Some("overflow"));
 }
+
+#[test]
+fn the_outputs_and_the_index_are_the_same_at_every_j() {
+    let env = TestEnv::new();
+    let target = build_target(&env);
+    crash_folder(&env, "crashes", 2, 1, 5);
+    let mut seen = Vec::new();
+    for jobs in ["1", "3"] {
+        let out = format!("bugs-j{jobs}");
+        env.run([
+            "-q",
+            "--each",
+            "crashes",
+            "-o",
+            &out,
+            "--same-failure",
+            "--algo",
+            "bytes",
+            "-j",
+            jobs,
+            "--no-persistent-cache",
+            "--",
+            target.to_str().unwrap(),
+            "@@",
+        ])
+        .expect_code(0);
+        let files: Vec<(String, Vec<u8>)> = outputs(&env, &out)
+            .into_iter()
+            .map(|n| (n.clone(), env.read(Path::new(&out).join(&n))))
+            .collect();
+        let index = read_index(&env, &out);
+        let rows: Vec<(Value, Value, Value)> = index["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| (r["path"].clone(), r["status"].clone(), r["output"].clone()))
+            .collect();
+        seen.push((files, rows));
+    }
+    assert_eq!(seen[0], seen[1], "-j1 and -j3 differ");
+    assert_eq!(seen[0].0.len(), 4);
+}

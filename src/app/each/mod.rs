@@ -16,6 +16,7 @@ mod index;
 mod reduce;
 mod scan;
 mod sign;
+mod work;
 
 use std::ffi::OsString;
 use std::fs;
@@ -249,11 +250,53 @@ impl Each {
         }
         self.adopt_earlier_bugs();
         let groups = group::groups(&failing);
-        for (n, g) in groups.iter().enumerate() {
-            self.reduce_group(g, n, groups.len())?;
-            self.write_index(false)?;
+        let width = self.width();
+        let tasks = self.tasks(&groups, width > 1)?;
+        let cfg = self.cfg.clone();
+        work::with_workers(&cfg, width, &tasks, |work| {
+            for n in 0..groups.len() {
+                self.reduce_group(work, &groups, n)?;
+                self.write_index(false)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// How many reductions run at once: `--algo bytes` tests one candidate at a time, so `-j`
+    /// of them run side by side; any other algorithm uses the `-j` workers itself.
+    fn width(&self) -> usize {
+        match self.cfg.algo {
+            Some(crate::app::cli::Algo::Bytes) => self.cfg.jobs,
+            _ => 1,
         }
-        Ok(())
+    }
+
+    /// The reduction of every file a group may try, by file index.
+    fn tasks(&self, groups: &[Group], quiet: bool) -> Result<Vec<Option<work::Task>>> {
+        let mut tasks: Vec<Option<work::Task>> = (0..self.rows.len()).map(|_| None).collect();
+        for (n, g) in groups.iter().enumerate() {
+            for &m in g.members.iter().take(MAX_TRIES) {
+                let signature = self.rows[m]
+                    .signature
+                    .clone()
+                    .context("a failing file has a signature")?;
+                let mut check = self.check.clone();
+                if self.cfg.same_failure {
+                    check.conditions.same = Some(signature.clone());
+                }
+                let input = reduce::Input {
+                    path: self.dir.join(&self.entries[m].rel),
+                    name: self.name(m),
+                    bytes: self.bytes(m).to_vec(),
+                    signature,
+                    elapsed: self.elapsed[m],
+                    context: format!("[group {}/{}] {}:", n + 1, groups.len(), self.rows[m].path),
+                    quiet,
+                };
+                tasks[m] = Some(work::Task { input, check });
+            }
+        }
+        Ok(tasks)
     }
 
     /// Bugs of the earlier run whose output is still there: finished groups, not redone.
@@ -287,14 +330,23 @@ impl Each {
     }
 
     /// One group: reduce its smallest file (the next when a reduction slips), the rest are
-    /// duplicates of the bug found.
-    fn reduce_group(&mut self, g: &Group, n: usize, groups: usize) -> Result<()> {
+    /// duplicates of the bug found. The first files of the groups after it are reduced ahead on
+    /// idle workers.
+    fn reduce_group(&mut self, work: &mut work::Work, groups: &[Group], n: usize) -> Result<()> {
+        let g = &groups[n];
         let mut bug = self.ledger.find(g.hash);
         for &m in g.members.iter().take(MAX_TRIES) {
             if bug.is_some() {
                 break;
             }
-            bug = self.try_member(g, m, (n, groups))?;
+            let ahead: Vec<usize> = groups[n + 1..]
+                .iter()
+                .filter(|later| self.ledger.find(later.hash).is_none())
+                .map(|later| later.members[0])
+                .collect();
+            let red = work.want(m, &ahead)?;
+            bug = self.commit(g, m, red)?;
+            self.note_group(n, groups.len(), m);
         }
         let bug = match bug {
             Some(b) => b,
@@ -317,42 +369,39 @@ impl Each {
         Ok(())
     }
 
-    /// Reduces member `m` of `g`; the bug it gives `g`, or `None` when it slipped away.
-    fn try_member(
-        &mut self,
-        g: &Group,
-        m: usize,
-        (n, groups): (usize, usize),
-    ) -> Result<Option<usize>> {
-        let signature = self.rows[m]
-            .signature
-            .clone()
-            .context("a failing file has a signature")?;
-        let mut check = self.check.clone();
-        if self.cfg.same_failure {
-            check.conditions.same = Some(signature.clone());
+    /// With several reductions at once (their own lines are off): where the run stands.
+    fn note_group(&self, n: usize, groups: usize, m: usize) {
+        if self.width() < 2 || self.cfg.quiet {
+            return;
         }
         let done = self
             .rows
             .iter()
             .filter(|r| r.status != Status::Pending)
             .count();
-        let path = self.dir.join(&self.entries[m].rel);
-        let input = reduce::Input {
-            path: &path,
-            name: self.name(m),
-            bytes: self.bytes(m),
-            signature: &signature,
-            elapsed: self.elapsed[m],
-            context: format!(
-                "[group {}/{groups}, {done}/{} files done, {} bugs] {}:",
-                n + 1,
-                self.rows.len(),
-                self.bugs.len(),
-                self.rows[m].path
+        let line = match self.rows[m].bug {
+            Some(b) => format!(
+                "{} -> {} bytes ({})",
+                self.rows[m].original_size, self.bugs[b].reduced_size, self.bugs[b].output
             ),
+            None => "slipped".to_string(),
         };
-        let red = reduce::reduce_file(&self.cfg, &check, &input)?;
+        eprintln!(
+            "reduce: [group {}/{groups}, {done}/{} files done, {} bugs] {}: {line}",
+            n + 1,
+            self.rows.len(),
+            self.bugs.len(),
+            self.rows[m].path
+        );
+    }
+
+    /// Takes the reduction `red` of member `m` of `g`: the bug it gives `g`, or `None` when it
+    /// slipped away.
+    fn commit(&mut self, g: &Group, m: usize, red: reduce::Reduction) -> Result<Option<usize>> {
+        let signature = self.rows[m]
+            .signature
+            .clone()
+            .context("a failing file has a signature")?;
         self.tests += red.tests;
         if red.interrupted {
             self.write_index(false)?;

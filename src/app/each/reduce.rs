@@ -5,7 +5,7 @@
 //! run's signature says which bug the result is (a reduction without `--same-failure` may slip).
 
 use std::ffi::OsString;
-use std::path::Path;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Result;
@@ -23,18 +23,20 @@ use crate::signature::Signature;
 use crate::store::sink::Sink;
 
 /// A file to reduce.
-pub struct Input<'a> {
+pub struct Input {
     /// Its path (for the language by extension, and messages).
-    pub path: &'a Path,
+    pub path: PathBuf,
     /// The candidate's name in the test's directory.
     pub name: OsString,
-    pub bytes: &'a [u8],
+    pub bytes: Vec<u8>,
     /// Its failure, as its signature run showed it.
-    pub signature: &'a Signature,
+    pub signature: Signature,
     /// That run's time (the default timeout is 10 times it).
     pub elapsed: Duration,
     /// Shown before the progress line: where the run stands.
     pub context: String,
+    /// No progress line (several reductions run at once: the caller shows where it stands).
+    pub quiet: bool,
 }
 
 /// What the reduction gave.
@@ -51,9 +53,9 @@ pub struct Reduction {
 /// Reduces `input` under `check` (with `--same-failure`, `check` keeps the group's failure).
 pub fn reduce_file(cfg: &Config, check: &Check, input: &Input) -> Result<Reduction> {
     let mut one = cfg.clone();
-    one.input = input.path.to_path_buf();
-    let front = front_for(&one, input.bytes)?;
-    let algo = choose_algo(&one, input.bytes, front.as_ref())?;
+    one.input = input.path.clone();
+    let front = front_for(&one, &input.bytes)?;
+    let algo = choose_algo(&one, &input.bytes, front.as_ref())?;
     let timeout = cfg
         .timeout
         .unwrap_or_else(|| default_timeout(input.elapsed));
@@ -75,7 +77,7 @@ pub fn reduce_file(cfg: &Config, check: &Check, input: &Input) -> Result<Reducti
             format!("cannot set up the test runs: {e:#}"),
         )
     })?;
-    let mut progress = Progress::new(cfg.quiet, input.bytes.len());
+    let mut progress = Progress::new(cfg.quiet || input.quiet, input.bytes.len());
     progress.set_jobs(jobs);
     progress.set_context(&input.context);
     let mut tester = Tester::new(
@@ -89,13 +91,13 @@ pub fn reduce_file(cfg: &Config, check: &Check, input: &Input) -> Result<Reducti
     );
     tester.set_disk_cache(verdicts(cfg, check, &input.name));
     // the signature run showed it fails: its verdict is known
-    tester.remember(input.bytes, true);
+    tester.remember(&input.bytes, true);
     tester.set_timeout(timeout);
     let job = Job {
         cfg: &one,
         algo,
         front: front.as_ref(),
-        name: input.path,
+        name: &input.path,
         warn: false,
     };
     let (_, result) = reduce_best(&mut tester, &job, None);
