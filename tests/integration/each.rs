@@ -615,12 +615,17 @@ fn each_lists_an_unreadable_file_and_goes_on() {
     boom_folder(&env);
     let locked = env.write("in/locked.txt", "boom");
     fs::set_permissions(&locked, std::os::unix::fs::PermissionsExt::from_mode(0o000)).unwrap();
+    // a huge file is not read (a sparse one: no disk used)
+    fs::File::create(env.join("in/huge"))
+        .unwrap()
+        .set_len(65 << 20)
+        .unwrap();
     // a FIFO is never opened
     let fifo = std::ffi::CString::new(env.join("in/fifo").to_str().unwrap()).unwrap();
     assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
     let run = env.run(["--each", "in", "-o", "bugs", "--same-failure", "-c", BOOM]);
     run.expect_code(0)
-        .expect_stderr_contains(&["reduce: 1 bug in 4 files"]);
+        .expect_stderr_contains(&["reduce: 1 bug in 5 files"]);
     let index = read_index(&env, "bugs");
     let status = |p: &str| {
         index["files"]
@@ -634,6 +639,14 @@ fn each_lists_an_unreadable_file_and_goes_on() {
             .to_string()
     };
     assert_eq!(status("fifo"), "skipped");
+    assert_eq!(status("huge"), "skipped");
+    let csv = String::from_utf8(env.read("bugs/index.csv")).unwrap();
+    assert!(
+        csv.contains(
+            "\nhuge,skipped,,,,68157440,,,\"68157440 bytes, larger than 64 MiB: not read\"\n"
+        ),
+        "{csv}"
+    );
     // root reads any file: then it is one more crash of the same bug
     let root = unsafe { libc::geteuid() } == 0;
     match root {
