@@ -369,9 +369,9 @@ impl Each {
         Ok(())
     }
 
-    /// With several reductions at once (their own lines are off): where the run stands.
+    /// After each reduction: where the run stands (files done, bugs so far, the file).
     fn note_group(&self, n: usize, groups: usize, m: usize) {
-        if self.width() < 2 || self.cfg.quiet {
+        if self.cfg.quiet {
             return;
         }
         let done = self
