@@ -21,6 +21,7 @@ Register-ArgumentCompleter -Native -CommandName 'reduce' -ScriptBlock {
 
     $completions = @(switch ($command) {
         'reduce' {
+            [CompletionResult]::new('--each', '--each', [CompletionResultType]::ParameterName, 'Every regular file under DIR (a fuzzer''s crashes, recursively; symlinks are not followed) on its own: each file''s failure taken, the files grouped by it, one reduced file per distinct bug written to -o OUTDIR with index.json and index.csv (see "A folder of crashes" in the README); DIR is never changed')
             [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'The interestingness test: a script, run with the candidate''s path as $1 (exit 0 = interesting)')
             [CompletionResult]::new('--test', '--test', [CompletionResultType]::ParameterName, 'The interestingness test: a script, run with the candidate''s path as $1 (exit 0 = interesting)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'The test as a shell command, run with `sh -c`: each {} becomes the candidate''s path (quoted; do not quote it again), which is also $1')

@@ -1,3 +1,4 @@
+complete -c reduce -l each -d 'Every regular file under DIR (a fuzzer\'s crashes, recursively; symlinks are not followed) on its own: each file\'s failure taken, the files grouped by it, one reduced file per distinct bug written to -o OUTDIR with index.json and index.csv (see "A folder of crashes" in the README); DIR is never changed' -r -F
 complete -c reduce -s t -l test -d 'The interestingness test: a script, run with the candidate\'s path as $1 (exit 0 = interesting)' -r -F
 complete -c reduce -s c -l command -d 'The test as a shell command, run with `sh -c`: each {} becomes the candidate\'s path (quoted; do not quote it again), which is also $1' -r
 complete -c reduce -l exit-code -d 'Interesting when the test exits with this status (0 to 255) [default: 0; with --same-failure: the original\'s ending]' -r

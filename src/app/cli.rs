@@ -74,6 +74,10 @@ Examples:
   # reduce the command's flags too, and write what a bug report needs into bug/
   reduce --same-failure --reduce-args --report bug/ -o small.c x.c -- gcc -Wall -O2 -c @@
 
+  # a folder of fuzz crashes: grouped by failure, one reduced file per bug in bugs/ (index.json
+  # maps every crash to its bug)
+  reduce --each out/default/crashes -o bugs --same-failure -- ./target @@
+
   # a pipeline: - (stdin) before --, the result on stdout
   cat crash.bin | reduce --algo bytes --signal=ABRT --stderr heap-buffer-overflow - -- ./fuzz_parse @@ > min.bin
 
@@ -99,6 +103,19 @@ pub struct Args {
     /// layout (see "Many files" in the README)
     #[arg(value_name = "MORE")]
     pub more_inputs: Vec<PathBuf>,
+
+    /// Every regular file under DIR (a fuzzer's crashes, recursively; symlinks are not followed)
+    /// on its own: each file's failure taken, the files grouped by it, one reduced file per
+    /// distinct bug written to -o OUTDIR with index.json and index.csv (see "A folder of
+    /// crashes" in the README); DIR is never changed
+    #[arg(
+        long,
+        value_name = "DIR",
+        conflicts_with_all = ["input", "more_inputs"],
+        requires = "output",
+        help_heading = "Reduction options"
+    )]
+    pub each: Option<PathBuf>,
 
     /// The interestingness test: a script, run with the candidate's path as $1 (exit 0 =
     /// interesting)
@@ -396,6 +413,9 @@ pub struct Config {
     pub reduce_args: bool,
     pub preprocess: bool,
     pub report: Option<PathBuf>,
+    /// `--each DIR`: every file of DIR on its own, grouped by failure (see [`crate::app::each`]);
+    /// `input` is DIR too, and `output` the OUTDIR.
+    pub each: Option<PathBuf>,
 }
 
 impl Args {
@@ -443,12 +463,13 @@ impl Args {
 
     /// The no-script flags take one input; `--preprocess` a file and `-o`.
     fn check_failure_flags(&self) -> Result<(), Failure> {
-        let Some(input) = &self.input else {
+        let Some(input) = self.input.as_ref().or(self.each.as_ref()) else {
             return Ok(()); // refused as missing
         };
         let same_failure = self.same_failure || self.show_signature;
         let stdin = input.as_os_str() == "-";
-        let several = !self.more_inputs.is_empty() || (!stdin && input.is_dir());
+        let several =
+            self.each.is_none() && (!self.more_inputs.is_empty() || (!stdin && input.is_dir()));
         let usage = |m: String| Failure::new(FailureKind::Usage, m);
         let new_flags = [
             (same_failure, "--same-failure"),
@@ -482,16 +503,19 @@ impl Args {
         let usage = |m: String| Failure::new(FailureKind::Usage, m);
         let timeout = self.checked_numbers()?;
         self.check_failure_flags()?;
-        let Some(input) = self.input else {
+        let Some(input) = self.input.clone().or(self.each.clone()) else {
             return Err(usage(missing_input(self.signal.as_deref())));
         };
         let stdin = input.as_os_str() == "-";
-        let output = match self.output {
+        let output = match self.output.clone() {
             None if stdin => Output::Stdout,
             None => Output::InPlace,
             Some(p) if p.as_os_str() == "-" => Output::Stdout,
             Some(p) => Output::File(p),
         };
+        if self.each.is_some() {
+            ensure_each_flags(&self, &output).map_err(usage)?;
+        }
         let launcher = match &self.launcher {
             Some(t) => Some(
                 crate::exec::launcher::Launcher::parse(t).map_err(|e| usage(format!("{e:#}")))?,
@@ -555,7 +579,33 @@ impl Args {
             reduce_args: self.reduce_args,
             preprocess: self.preprocess,
             report: self.report,
+            each: self.each,
         })
+    }
+}
+
+/// `--each DIR` writes into `-o OUTDIR` and takes the test's flags, not those of one file's
+/// bug report or of a set of files.
+fn ensure_each_flags(args: &Args, output: &Output) -> Result<(), String> {
+    if *output == Output::Stdout {
+        return Err(
+            "--each writes one file per bug into a directory: give -o OUTDIR, not -o -".into(),
+        );
+    }
+    let alone = [
+        (args.show_signature, "--show-signature"),
+        (args.save_slipped.is_some(), "--save-slipped"),
+        (args.reduce_args, "--reduce-args"),
+        (args.preprocess, "--preprocess"),
+        (args.report.is_some(), "--report"),
+        (args.delete_files, "--delete-files"),
+        (args.dump_tree, "--dump-tree"),
+    ];
+    match alone.iter().find(|(on, _)| *on) {
+        Some((_, flag)) => Err(format!(
+            "{flag} takes one input file, not --each DIR (reduce one of the outputs with it afterwards)"
+        )),
+        None => Ok(()),
     }
 }
 

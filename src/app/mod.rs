@@ -30,6 +30,7 @@ use cli::{Algo, Args, Config, Output};
 mod args;
 mod bugreport;
 pub mod cli;
+mod each;
 mod failure;
 pub(crate) mod files;
 pub mod multi;
@@ -46,6 +47,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let cfg = args.into_config()?;
     crate::signal::install().context("cannot install the signal handlers")?;
     crate::exec::reaper::become_subreaper();
+    if cfg.each.is_some() {
+        return each::run(cfg);
+    }
     if crate::app::multi::wanted(&cfg)? {
         return crate::app::multi::run(cfg);
     }

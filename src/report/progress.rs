@@ -20,6 +20,9 @@ pub struct Progress {
     jobs: usize,
     /// `--verbose`: the first test runs are shown in full.
     verbose: bool,
+    /// Where this reduction stands in a larger run (`--each`: `[12/57 files, 3 bugs] FILE`),
+    /// shown before the phase.
+    context: String,
 }
 
 impl Progress {
@@ -42,6 +45,22 @@ impl Progress {
             left: None,
             jobs: 1,
             verbose: false,
+            context: String::new(),
+        }
+    }
+
+    /// Shown before the phase on every line (empty: nothing).
+    pub fn set_context(&mut self, context: &str) {
+        self.context = context.to_string();
+    }
+
+    /// A line of a run's own progress between reductions (`--each` taking signatures): redrawn
+    /// in place on a terminal, printed as a line otherwise.
+    pub fn note(&self, text: &str) {
+        match &self.bar {
+            Some(bar) => bar.set_message(text.to_string()),
+            None if self.plain => eprintln!("reduce: {text}"),
+            None => {}
         }
     }
 
@@ -103,7 +122,11 @@ impl Progress {
             format!(", pass ETA {}", eta_text(secs))
         });
         format!(
-            "{}: {} -> {} bytes ({removed}% removed), {} ({rate:.1}/s), {} cached, {:.0}s{eta}",
+            "{}{}: {} -> {} bytes ({removed}% removed), {} ({rate:.1}/s), {} cached, {:.0}s{eta}",
+            match self.context.is_empty() {
+                true => String::new(),
+                false => format!("{} ", self.context),
+            },
             if self.phase.is_empty() {
                 "reducing"
             } else {

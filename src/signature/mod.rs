@@ -7,9 +7,11 @@
 //! and column numbers, addresses and the names reduction renames are masked). Each family has
 //! its own module: `gcc`, `clang` and `rustc` (compiler crashes), `sanitizer` (ASan, UBSan,
 //! MSan, TSan, LeakSanitizer), `runtime` (Rust panics, Python, Java, Go, Node) and `diagnostic`
-//! (compiler errors and flagged warnings, and the error lines every kind counts).
+//! (compiler errors and flagged warnings, and the error lines every kind counts), `assertion`
+//! (a failed C `assert()`).
 //!
 //! The families are tried in the order of `DETECTORS` (compiler crashes, then sanitizers, then
+//! failed assertions (`assertion`), then
 //! runtimes), on stderr first and then on stdout; the first that recognises a failure decides.
 //! Without one, a run's diagnostics decide (a [`Kind::Diagnostic`] signature); without those, a
 //! failing run's ending alone is the signature ([`Kind::Exit`], empty key: see
@@ -25,6 +27,7 @@
 //! output (it is read as the first [`HEAD_LIMIT`] and last [`TAIL_LIMIT`] bytes of each stream,
 //! like the `--stderr` conditions, each line cut at [`MAX_SCAN_LINE`] bytes).
 
+mod assertion;
 mod clang;
 mod diagnostic;
 mod gcc;
@@ -122,6 +125,8 @@ pub enum Kind {
     Java,
     Go,
     Node,
+    /// A failed C or C++ `assert()` (glibc's or musl's message).
+    Assertion,
     /// Compiler diagnostics are the failure: an error, or a warning with a flag or code.
     Diagnostic,
     /// Nothing recognisable: the ending is the whole signature.
@@ -141,6 +146,7 @@ impl Kind {
             Kind::Java => "java",
             Kind::Go => "go",
             Kind::Node => "node",
+            Kind::Assertion => "assertion",
             Kind::Diagnostic => "diagnostic",
             Kind::Exit => "exit",
         }
@@ -157,6 +163,7 @@ impl Kind {
             Kind::Java => "Java exception",
             Kind::Go => "Go panic",
             Kind::Node => "JavaScript error",
+            Kind::Assertion => "assertion failure",
             Kind::Diagnostic => "diagnostic",
             Kind::Exit => "nothing recognisable",
         }
@@ -251,6 +258,7 @@ const DETECTORS: &[Detector] = &[
     rustc::detect,
     gcc::detect,
     sanitizer::detect,
+    assertion::detect,
     runtime::rust_panic,
     runtime::python,
     runtime::java,
@@ -411,6 +419,7 @@ impl Signature {
             Kind::RustcIce => rustc::short_name(&self.key),
             Kind::Sanitizer => sanitizer::short_name(&self.key),
             Kind::Diagnostic => diagnostic::short_name(&self.key),
+            Kind::Assertion => assertion::short_name(&self.key),
             Kind::RustPanic | Kind::Python | Kind::Java | Kind::Go | Kind::Node => {
                 runtime::short_name(self.kind, &self.key)
             }

@@ -557,6 +557,7 @@ fn kind_names_in_json_are_the_hashed_ids() {
         Kind::Java,
         Kind::Go,
         Kind::Node,
+        Kind::Assertion,
         Kind::Diagnostic,
         Kind::Exit,
     ] {

@@ -116,6 +116,14 @@ const CHECKS: &[(&str, Check)] = &[
         "--preprocess -o small.c main.c",
         preprocesses_main_c_into_one_small_file,
     ),
+    (
+        "--each out/default/crashes -o bugs",
+        writes_one_output_per_bug_of_the_afl_folder,
+    ),
+    (
+        "--each crashes -o libfuzzer-bugs",
+        writes_one_output_per_bug_of_the_libfuzzer_folder,
+    ),
     ("reduce --test ./crash.sh input.c", reduces_input_c_in_place),
 ];
 
@@ -245,6 +253,13 @@ fn prepare(env: &TestEnv, script: &str) {
     env.write("proj/notes.txt", NOTES_TXT);
     env.write("x.c", X_C);
     env.write("crash.bin", crash_bin());
+    if script.contains("./target") || script.contains("./fuzzer") {
+        // the fuzz target of tests/integration/each.rs, with its four bugs; a folder of crashes
+        let target = crate::each::build_target(env);
+        fs::copy(&target, env.join("fuzzer")).unwrap();
+        crate::each::crash_folder(env, "out/default/crashes", 3, 2, 4);
+        crate::each::libfuzzer_folder(env, "crashes", 3, 2);
+    }
     if script.contains("fuzz_parse") {
         env.write("fuzz_parse.c", FUZZ_PARSE_C);
         let built = Command::new("gcc")
@@ -856,6 +871,46 @@ fn clears_the_cache(env: &TestEnv, _: &Outcome) -> Result<(), String> {
     ensure(!env.exists(".cache/reduce"), || {
         "the cache is still there".into()
     })
+}
+
+/// `out` holds one output per bug of the target, and its index lists every file of `dir`.
+fn one_output_per_bug(env: &TestEnv, out: &Outcome, dir: &str, outdir: &str) -> Result<(), String> {
+    ensure(out.stderr.contains("reduce: 4 bugs in 14 files"), || {
+        "no `reduce: 4 bugs in 14 files` summary".into()
+    })?;
+    let index: serde_json::Value =
+        serde_json::from_slice(&read(env, &format!("{outdir}/index.json"))?)
+            .map_err(|e| format!("index.json is not JSON: {e}"))?;
+    let files = index["files"].as_array().map_or(0, Vec::len);
+    ensure(files == 14, || {
+        format!("index.json lists {files} files, not 14")
+    })?;
+    let mut bugs = std::collections::BTreeSet::new();
+    for bug in index["bugs"].as_array().into_iter().flatten() {
+        let name = bug["output"].as_str().unwrap_or_default();
+        let bytes = read(env, &format!("{outdir}/{name}"))?;
+        let shown = crate::each::classify(&env.join("target"), &bytes)
+            .ok_or_else(|| format!("{outdir}/{name} does not crash"))?;
+        bugs.insert(shown);
+    }
+    ensure(bugs.len() == 4, || {
+        format!("the outputs show {bugs:?}, not the four bugs")
+    })?;
+    let left = fs::read_dir(env.join(dir)).map_or(0, |d| d.count());
+    ensure(left >= 10, || {
+        format!("{dir} lost files: {left} entries left")
+    })
+}
+
+fn writes_one_output_per_bug_of_the_afl_folder(env: &TestEnv, out: &Outcome) -> Result<(), String> {
+    one_output_per_bug(env, out, "out/default/crashes", "bugs")
+}
+
+fn writes_one_output_per_bug_of_the_libfuzzer_folder(
+    env: &TestEnv,
+    out: &Outcome,
+) -> Result<(), String> {
+    one_output_per_bug(env, out, "crashes", "libfuzzer-bugs")
 }
 
 fn reduces_input_c_in_place(env: &TestEnv, _: &Outcome) -> Result<(), String> {

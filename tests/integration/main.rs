@@ -7,6 +7,7 @@ mod cluster;
 mod codes;
 mod completions;
 mod crash;
+mod each;
 mod examples;
 mod failure;
 mod golden;
