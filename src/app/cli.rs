@@ -516,12 +516,12 @@ impl Args {
         if self.each.is_some() {
             ensure_each_flags(&self, &output).map_err(usage)?;
         }
-        let launcher = match &self.launcher {
-            Some(t) => Some(
-                crate::exec::launcher::Launcher::parse(t).map_err(|e| usage(format!("{e:#}")))?,
-            ),
-            None => None,
-        };
+        let launcher = self
+            .launcher
+            .as_deref()
+            .map(crate::exec::launcher::Launcher::parse)
+            .transpose()
+            .map_err(|e| usage(format!("{e:#}")))?;
         let jobs = self.jobs.unwrap_or_else(|| {
             std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_JOBS))
         });
@@ -532,12 +532,8 @@ impl Args {
             _ => return Err(usage(missing_test(&input, &self.more_inputs))),
         };
         let same_failure = self.same_failure || self.show_signature;
-        let expect = match (self.signal, self.exit_code) {
-            (Some(name), _) => Expect::Signal(parse_signal(&name).map_err(usage)?),
-            (None, Some(code)) => Expect::Exit(code),
-            (None, None) if same_failure => Expect::Any,
-            (None, None) => Expect::Exit(0),
-        };
+        let expect =
+            expect_of(self.signal.as_deref(), self.exit_code, same_failure).map_err(usage)?;
         let conditions = conditions(expect, self.stdout, self.stderr).map_err(usage)?;
         Ok(Config {
             input,
@@ -607,6 +603,17 @@ fn ensure_each_flags(args: &Args, output: &Output) -> Result<(), String> {
         )),
         None => Ok(()),
     }
+}
+
+/// What ends a run the test wants: a signal, an exit code, any failure (`--same-failure`,
+/// whose signature decides), or exit 0.
+fn expect_of(signal: Option<&str>, exit_code: Option<i32>, same: bool) -> Result<Expect, String> {
+    Ok(match (signal, exit_code) {
+        (Some(name), _) => Expect::Signal(parse_signal(name)?),
+        (None, Some(code)) => Expect::Exit(code),
+        (None, None) if same => Expect::Any,
+        (None, None) => Expect::Exit(0),
+    })
 }
 
 /// `123`, `64K`, `256M`, `2G` (powers of 1024).

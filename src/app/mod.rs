@@ -49,11 +49,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     crate::exec::reaper::become_subreaper();
     if cfg.each.is_some() {
         return each::run(cfg);
-    }
-    if crate::app::multi::wanted(&cfg)? {
+    } else if crate::app::multi::wanted(&cfg)? {
         return crate::app::multi::run(cfg);
     }
-    let input = match cfg.stdin {
+    let mut input = match cfg.stdin {
         true => crate::app::stdin::read_stdin(cfg.max_stdin)?,
         false => read_input(&cfg.input)?,
     };
@@ -66,7 +65,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut check = cfg.check.clone().ensure_runnable(&cwd)?;
     check_files(&cfg, &check)?;
     let mut extras = Extras::default();
-    let mut input = input;
     if cfg.preprocess
         && let Some(done) = preprocess::preprocess(&cfg, &mut check, &input)?
     {
@@ -92,14 +90,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Some(file) => RunLock::acquire(file)?,
         None => None,
     };
-    let inputs: Vec<&Path> = match cfg.stdin {
-        true => Vec::new(),
-        false => vec![&cfg.input],
-    };
+    let inputs: Vec<&Path> = (!cfg.stdin)
+        .then_some(cfg.input.as_path())
+        .into_iter()
+        .collect();
     let mut persistent = open_persistent(&cfg, &check, &inputs);
-    if let Some(warning) = &persistent.warning
-        && !cfg.quiet
-    {
+    if let Some(warning) = persistent.warning.as_ref().filter(|_| !cfg.quiet) {
         eprintln!("{warning}");
     }
     plan.set_resume(persistent.resume.take());
