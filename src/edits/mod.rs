@@ -117,6 +117,30 @@ impl Edit {
         Edit::new(start, end, b"")
     }
 
+    /// The deletion of `src[start..end]` (an item, a field); when it stands on lines of its own,
+    /// of those whole lines and the blank lines after them, so that deleting items leaves no
+    /// line breaks behind (a file that loses thousands of items would keep a line per item).
+    pub fn delete_lines(src: &[u8], start: usize, end: usize) -> Edit {
+        let blank = |c: &&u8| matches!(c, b' ' | b'\t' | b'\r' | b'\x0c');
+        let from = start - src[..start].iter().rev().take_while(blank).count();
+        if from > 0 && src[from - 1] != b'\n' {
+            return Edit::delete(start, end);
+        }
+        let mut to = end + src[end..].iter().take_while(blank).count();
+        match src.get(to) {
+            Some(b'\n') => to += 1,
+            Some(_) => return Edit::delete(start, end),
+            None => return Edit::delete(from, to),
+        }
+        loop {
+            let n = src[to..].iter().take_while(blank).count();
+            match src.get(to + n) {
+                Some(b'\n') => to += n + 1,
+                _ => return Edit::delete(from, to),
+            }
+        }
+    }
+
     /// Bytes saved when applied (negative: the text grows).
     pub fn saving(&self) -> i64 {
         (self.end - self.start) as i64 - self.with.len() as i64

@@ -62,6 +62,21 @@ pub struct Tester {
     /// A re-check made ahead of the end ([`Tester::verdict_rechecking`]): the content key it
     /// ran on, and its outcome.
     rechecked: Option<(u128, Outcome)>,
+    /// Runs since the best last got smaller ([`Tester::stalled`]).
+    stall: Stall,
+}
+
+/// Test runs since the best last got smaller, in the serial run's charges (so the count is the
+/// same at every `-j`), for the schedule's guard ([`Tester::stalled`]).
+#[derive(Default)]
+struct Stall {
+    /// Runs in a row without a smaller best after which the run has stalled (`None`: never).
+    limit: Option<u64>,
+    /// Not stalled again until the best gets smaller.
+    paused: bool,
+    /// The smallest best so far, and the charged runs when it was reached.
+    low: usize,
+    low_at: u64,
 }
 
 /// How a test of a candidate began.
@@ -84,6 +99,7 @@ impl Tester {
         progress: Progress,
         verbose: bool,
     ) -> Tester {
+        let original_len = original.len();
         Tester {
             pool,
             cache: cache.then(HashMap::new),
@@ -105,6 +121,10 @@ impl Tester {
             frame: None,
             disk: None,
             rechecked: None,
+            stall: Stall {
+                low: original_len,
+                ..Stall::default()
+            },
         }
     }
 
@@ -136,6 +156,7 @@ impl Tester {
         self.pool.set_frame(Some(frame.clone()));
         self.frame = Some(frame);
         self.best = best;
+        self.restart_stall();
     }
 
     /// The cache key of a candidate: its bytes, within the frame of a multi-file run.
@@ -188,6 +209,32 @@ impl Tester {
 
     pub fn stopped(&self) -> bool {
         self.stop.is_some() || crate::signal::interrupted()
+    }
+
+    /// Whether the run has stalled: the limit set by [`Tester::set_stall_limit`] reached, in test
+    /// runs in a row (as the serial run charges them) without a smaller best, and not paused.
+    pub fn stalled(&self) -> bool {
+        let s = &self.stall;
+        !s.paused && s.limit.is_some_and(|l| self.charged - s.low_at >= l)
+    }
+
+    /// From now on [`Tester::stalled`] says so after `limit` runs in a row without a smaller
+    /// best (`None`: never), counted from here.
+    pub fn set_stall_limit(&mut self, limit: Option<u64>) {
+        self.stall.limit = limit;
+        self.restart_stall();
+    }
+
+    /// [`Tester::stalled`] is false until the best gets smaller (then it counts again).
+    pub fn pause_stall(&mut self) {
+        self.stall.paused = true;
+    }
+
+    /// The count of runs without a smaller best starts again from the current best.
+    fn restart_stall(&mut self) {
+        self.stall.low = self.best.len();
+        self.stall.low_at = self.charged;
+        self.stall.paused = false;
     }
 
     /// Whether --max-attempts allows another test run.
@@ -503,8 +550,7 @@ impl Tester {
     /// Makes an interesting `candidate` the best even if it is not smaller (an enabling rewrite,
     /// which the driver undoes unless the reductions it enables pay for it).
     pub fn accept_any(&mut self, candidate: &[u8]) {
-        self.best = candidate.to_vec();
-        self.store_best();
+        self.set_best(candidate);
         crate::exec::panic::injection_point("after-improvement");
         self.progress.improved(self.shown_len(), &self.stats);
     }
@@ -512,7 +558,15 @@ impl Tester {
     /// Makes `candidate` the best result even if it is not smaller (the final layout, which the
     /// caller has just seen pass the test).
     pub fn replace_best(&mut self, candidate: &[u8]) {
+        self.set_best(candidate);
+    }
+
+    /// The new best, on disk at once; a best smaller than any before ends a stall.
+    fn set_best(&mut self, candidate: &[u8]) {
         self.best = candidate.to_vec();
+        if self.best.len() < self.stall.low {
+            self.restart_stall();
+        }
         self.store_best();
     }
 

@@ -184,7 +184,7 @@ fn candidates<'s>(tree: &Tree, src: &'s [u8], t: &RewriteTable) -> Vec<Candidate
     for &item in &items {
         let range = (item.start_byte(), item.end_byte());
         add(
-            Edit::delete(range.0, range.1),
+            Edit::delete_lines(src, range.0, range.1),
             range,
             declared_names(item, src, t),
         );
@@ -195,7 +195,7 @@ fn candidates<'s>(tree: &Tree, src: &'s [u8], t: &RewriteTable) -> Vec<Candidate
         let range = (n.start_byte(), n.end_byte());
         if n.kind() == t.field_declaration && !is_item {
             add(
-                Edit::delete(range.0, range.1),
+                Edit::delete_lines(src, range.0, range.1),
                 range,
                 declared_names(n, src, t),
             );

@@ -240,8 +240,10 @@ impl Oracle for TreeOracle<'_> {
             self.round_tokens >= REPARSE_MIN_TOKENS && candidate.len() * 2 < self.round_tokens;
     }
 
+    /// Also when the run has stalled: the schedule's guard takes over (see
+    /// [`Tester::stalled`]).
     fn stop_requested(&self) -> bool {
-        self.tester.stopped() || self.shrunk
+        self.tester.stopped() || self.shrunk || self.tester.stalled()
     }
 
     // with workers that parse, the candidate goes to them with its check
