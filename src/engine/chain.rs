@@ -124,7 +124,7 @@ impl<'p> Chain<'p> {
     pub fn begin_pass(&mut self, config: &[Unit], policy: &(dyn Policy + 'p)) {
         self.live_pos = 0;
         if self.root.as_ref().is_none_or(|r| r.config != config) {
-            let base = if self.width > 1 { policy.fork() } else { None };
+            let base = (self.width > 1).then(|| policy.fork());
             self.root = Some(Box::new(PassNode::new(config.to_vec(), base, None)));
         }
         if let Some(root) = self.root.as_mut() {

@@ -109,7 +109,7 @@ impl<'p> PassNode<'p> {
         while self.cands.len() <= i && !self.exhausted {
             let have = self.cands.len();
             let want = (i + 1).max(2 * have).max(8) - have;
-            let Some(mut policy) = self.base.as_ref().and_then(|b| b.fork()) else {
+            let Some(mut policy) = self.base.as_ref().map(|b| b.fork()) else {
                 self.exhausted = true;
                 break;
             };
@@ -145,7 +145,7 @@ impl<'p> PassNode<'p> {
         let Some(cand) = self.cands.get(i) else {
             return Branch::Unknown;
         };
-        let Some(mut policy) = self.base.as_ref().and_then(|b| b.fork()) else {
+        let Some(mut policy) = self.base.as_ref().map(|b| b.fork()) else {
             return Branch::Unknown;
         };
         if policy.propose(&self.config).nth(i).is_none() {
@@ -165,7 +165,7 @@ impl<'p> PassNode<'p> {
         if !self.exhausted {
             return Branch::Unknown;
         }
-        let Some(mut policy) = self.base.as_ref().and_then(|b| b.fork()) else {
+        let Some(mut policy) = self.base.as_ref().map(|b| b.fork()) else {
             return Branch::Unknown;
         };
         let proposed = policy.propose(&self.config).count();

@@ -1,7 +1,7 @@
 //! Tests of the speculation: every width commits the serial sequence.
 
 use crate::engine::shuffled::ShuffledOracle;
-use crate::engine::{Oracle, Started, Ticket, reduce};
+use crate::engine::{Observes, Predicts, Runs, Started, Ticket, reduce};
 use crate::policy::ddmin::{Ddmin, Sweep};
 use crate::policy::giveup::GiveUp;
 use crate::policy::hdd::Hdd;
@@ -205,7 +205,7 @@ struct FirstTwo {
     before_wait: Vec<Vec<Unit>>,
 }
 
-impl Oracle for FirstTwo {
+impl Runs for FirstTwo {
     fn test(&mut self, _candidate: &[Unit]) -> Verdict {
         Verdict::Interesting
     }
@@ -228,6 +228,10 @@ impl Oracle for FirstTwo {
         Some((t, Some(Verdict::Interesting)))
     }
 }
+
+impl Predicts for FirstTwo {}
+
+impl Observes for FirstTwo {}
 
 /// A bulk pass as the cascade's first layer: units 0-3 go, else 4-7; after a success a pass
 /// with nothing to propose (the layer's sweep on what is left of it), then single units.
@@ -255,13 +259,6 @@ impl Policy for Bulk {
 
     fn phase(&self) -> String {
         format!("bulk {}", self.0)
-    }
-
-    fn fork<'p>(&self) -> Option<Box<dyn Policy + 'p>>
-    where
-        Self: 'p,
-    {
-        Some(Box::new(*self))
     }
 }
 

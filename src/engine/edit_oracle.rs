@@ -8,10 +8,10 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use super::{Oracle, Started, Ticket, new_ticket};
+use super::{Predicts, Started, Ticket, new_ticket};
 use crate::edits::EditSpace;
 use crate::engine::prefilter::{Baseline, Check, MakeChecker, Shared};
-use crate::engine::tester::{Tester, ticket_methods};
+use crate::engine::tester::{OnTester, Tester};
 use crate::policy::{Unit, Verdict};
 use crate::tree::ts::Reparse;
 
@@ -239,15 +239,25 @@ fn first_missing(config: &[Unit]) -> Unit {
     lo as Unit
 }
 
-impl Oracle for EditOracle<'_> {
-    fn test(&mut self, candidate: &[Unit]) -> Verdict {
+impl Predicts for EditOracle<'_> {}
+
+impl OnTester for EditOracle<'_> {
+    fn tester(&self) -> &Tester {
+        self.tester
+    }
+
+    fn tester_mut(&mut self) -> &mut Tester {
+        self.tester
+    }
+
+    fn test_candidate(&mut self, candidate: &[Unit]) -> Verdict {
         match self.prepare(new_ticket(), None, candidate) {
             Some(known) => known,
             None => self.tester.verdict(&self.buf),
         }
     }
 
-    fn commit(&mut self, ticket: Ticket, candidate: &[Unit]) {
+    fn commit_candidate(&mut self, ticket: Ticket, candidate: &[Unit]) {
         self.space.render_into(candidate, &mut self.buf);
         let published = self.shared.as_ref().and_then(|s| s.get(ticket));
         let errors = match (self.seen.get(&ticket), published) {
@@ -265,13 +275,12 @@ impl Oracle for EditOracle<'_> {
         }
     }
 
-    fn stop_requested(&self) -> bool {
-        self.tester.stopped()
-    }
-
-    ticket_methods!();
-
-    fn start(&mut self, ticket: Ticket, parent: Option<Ticket>, candidate: &[Unit]) -> Started {
+    fn start_candidate(
+        &mut self,
+        ticket: Ticket,
+        parent: Option<Ticket>,
+        candidate: &[Unit],
+    ) -> Started {
         if let Some(shared) = self.shared.clone()
             && !self.unfiltered(candidate)
         {
@@ -284,7 +293,7 @@ impl Oracle for EditOracle<'_> {
         self.tester.started(ticket, &self.buf)
     }
 
-    fn on_pass(&mut self, phase: &str) {
+    fn show_phase(&mut self, phase: &str) {
         let Some(label) = self.label else {
             let pass = phase.split(": ").next().unwrap_or_default();
             if self.marks.last().is_none_or(|m| m.pass != pass) {

@@ -5,7 +5,7 @@
 
 use std::collections::HashSet;
 
-use super::{Oracle, Started, Ticket};
+use super::{Observes, Predicts, Runs, Started, Ticket};
 use crate::policy::{Unit, Verdict};
 
 pub struct ShuffledOracle<F> {
@@ -53,7 +53,7 @@ impl<F: FnMut(&[Unit]) -> bool> ShuffledOracle<F> {
     }
 }
 
-impl<F: FnMut(&[Unit]) -> bool> Oracle for ShuffledOracle<F> {
+impl<F: FnMut(&[Unit]) -> bool> Runs for ShuffledOracle<F> {
     fn test(&mut self, candidate: &[Unit]) -> Verdict {
         self.calls += 1;
         Verdict::from_bool((self.judge)(candidate))
@@ -111,3 +111,7 @@ impl<F: FnMut(&[Unit]) -> bool> Oracle for ShuffledOracle<F> {
         self.committed.push(candidate.to_vec());
     }
 }
+
+impl<F> Predicts for ShuffledOracle<F> {}
+
+impl<F> Observes for ShuffledOracle<F> {}

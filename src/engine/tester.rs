@@ -2,7 +2,7 @@
 //! candidate's bytes), then the script. A new best is written to disk at once. The unit-level
 //! adapters render a configuration to bytes (and, for trees, reparse it as a prefilter) first.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
 use xxhash_rust::xxh3::{Xxh3, xxh3_128};
@@ -31,34 +31,21 @@ pub enum Stop {
 
 pub struct Tester {
     pool: Pool,
-    cache: Option<HashMap<u128, bool>>,
-    pub stats: Stats,
-    pub best: Vec<u8>,
-    sink: Sink,
-    max_attempts: Option<u64>,
-    /// Test runs started so far (every one counts toward --max-attempts).
-    started: u64,
-    pub progress: Progress,
-    verbose: bool,
-    pub stop: Option<Stop>,
-    /// The first error that stopped the run (cannot write a temp file, cannot spawn).
-    pub error: Option<anyhow::Error>,
+    verdicts: Verdicts,
+    budget: Budget,
     /// Cache keys of the runs in flight, by ticket.
     in_flight: HashMap<Ticket, u128>,
     /// Verdicts that arrived while waiting for another ticket.
     ready: VecDeque<(Ticket, Option<bool>)>,
-    /// The content key of every candidate begun and not yet charged, by ticket.
-    keys: HashMap<Ticket, u128>,
-    /// Candidates the prefilter skipped and not yet charged.
-    pruned: HashSet<Ticket>,
-    /// Keys the serial chain has charged (or checked first): its cache hits are free.
-    chain_seen: HashSet<u128>,
-    /// Test runs charged to `--max-attempts`: the runs the serial run would have made.
-    charged: u64,
+    pub stats: Stats,
+    pub best: Vec<u8>,
+    sink: Sink,
     /// Multi-file runs: the other files around `best`; it keys the cache and stores the best.
     frame: Option<Arc<Frame>>,
-    /// The persistent "not interesting" verdicts (dropped at the first write error).
-    disk: Option<DiskCache>,
+    pub progress: Progress,
+    pub stop: Option<Stop>,
+    /// The first error that stopped the run (cannot write a temp file, cannot spawn).
+    pub error: Option<anyhow::Error>,
     /// A re-check made ahead of the end ([`Tester::verdict_rechecking`]): the content key it
     /// ran on, and its outcome.
     rechecked: Option<(u128, Outcome)>,
@@ -100,26 +87,21 @@ impl Tester {
         verbose: bool,
     ) -> Tester {
         let original_len = original.len();
+        let mut progress = progress;
+        progress.set_verbose(verbose);
         Tester {
             pool,
-            cache: cache.then(HashMap::new),
+            verdicts: Verdicts::new(cache),
+            budget: Budget::new(max_attempts),
+            in_flight: HashMap::new(),
+            ready: VecDeque::new(),
             stats: Stats::default(),
             best: original,
             sink,
-            max_attempts,
-            started: 0,
+            frame: None,
             progress,
-            verbose,
             stop: None,
             error: None,
-            in_flight: HashMap::new(),
-            ready: VecDeque::new(),
-            keys: HashMap::new(),
-            pruned: HashSet::new(),
-            chain_seen: HashSet::new(),
-            charged: 0,
-            frame: None,
-            disk: None,
             rechecked: None,
             stall: Stall {
                 low: original_len,
@@ -130,19 +112,24 @@ impl Tester {
 
     /// Uses the persistent verdicts too (only with the in-run cache on).
     pub fn set_disk_cache(&mut self, disk: Option<DiskCache>) {
-        self.disk = disk.filter(|_| self.cache.is_some());
+        self.verdicts.set_disk(disk);
     }
 
     /// Results of the interrupted run this one resumes: known interesting, so that replaying
     /// its path costs no test runs.
     pub fn preload_interesting(&mut self, keys: &[u128]) {
-        if let Some(cache) = &mut self.cache {
-            cache.extend(keys.iter().map(|&k| (k, true)));
+        for &key in keys {
+            self.verdicts.insert(key, true);
         }
     }
 
     pub fn set_timeout(&mut self, timeout: std::time::Duration) {
         self.pool.set_timeout(timeout);
+    }
+
+    /// The timeout of every test run now.
+    pub fn timeout(&self) -> std::time::Duration {
+        self.pool.timeout()
     }
 
     /// Swaps in the real output once the original has been checked.
@@ -215,7 +202,9 @@ impl Tester {
     /// runs in a row (as the serial run charges them) without a smaller best, and not paused.
     pub fn stalled(&self) -> bool {
         let s = &self.stall;
-        !s.paused && s.limit.is_some_and(|l| self.charged - s.low_at >= l)
+        !s.paused
+            && s.limit
+                .is_some_and(|l| self.budget.charged() - s.low_at >= l)
     }
 
     /// From now on [`Tester::stalled`] says so after `limit` runs in a row without a smaller
@@ -233,13 +222,13 @@ impl Tester {
     /// The count of runs without a smaller best starts again from the current best.
     fn restart_stall(&mut self) {
         self.stall.low = self.best.len();
-        self.stall.low_at = self.charged;
+        self.stall.low_at = self.budget.charged();
         self.stall.paused = false;
     }
 
     /// Whether --max-attempts allows another test run.
     pub fn budget_left(&self) -> bool {
-        self.max_attempts.is_none_or(|max| self.started < max)
+        self.budget.left()
     }
 
     /// Waits for the pool's next report (the wait is the feeding thread's idle time).
@@ -262,15 +251,22 @@ impl Tester {
             self.stats.test_seconds += outcome.elapsed.as_secs_f64();
         }
         self.stats.interesting += outcome.interesting as u64;
+        // a failure, but not the one kept (--same-failure derives every run's signature)
+        if !outcome.interesting
+            && outcome.signature.is_some()
+            && outcome.status != RunStatus::TimedOut
+        {
+            self.stats.slips += 1;
+        }
         self.report_verbose(outcome);
     }
 
     /// Remembers a verdict (the original's, checked before the run starts).
     pub fn remember(&mut self, candidate: &[u8], interesting: bool) {
         let key = self.key(candidate);
-        if let Some(cache) = &mut self.cache {
-            cache.insert(key, interesting);
-            self.chain_seen.insert(key);
+        if self.verdicts.on() {
+            self.verdicts.insert(key, interesting);
+            self.budget.seen(key);
         }
     }
 
@@ -286,20 +282,20 @@ impl Tester {
     /// Whether candidates may be checked by the workers ([`Tester::started_checked`]): not under
     /// `--max-attempts`, whose exact count needs each run decided on the feeding thread.
     pub fn checks_off_thread(&self) -> bool {
-        self.max_attempts.is_none() && self.width() > 1
+        !self.budget.limited() && self.width() > 1
     }
 
     /// Starts judging a candidate whose prefilter question a worker answers first: the cache's
     /// verdict, if any, goes with it and counts only if the candidate passes the check.
     pub fn started_checked(&mut self, ticket: Ticket, candidate: &[u8], check: Check) -> Started {
-        debug_assert!(self.max_attempts.is_none());
+        debug_assert!(!self.budget.limited());
         if self.stopped() {
             self.stop.get_or_insert(Stop::Interrupted);
             return Started::Unknown;
         }
         let key = self.key(candidate);
-        self.keys.insert(ticket, key);
-        let known = self.cache.as_ref().and_then(|c| c.get(&key)).copied();
+        self.budget.begun(ticket, key);
+        let known = self.verdicts.get(key);
         // A known "no" is the verdict whatever the check says (skipped or not, it is not
         // interesting), so it needs no worker: only a known "yes" must wait for the check.
         if known == Some(false) {
@@ -331,8 +327,8 @@ impl Tester {
             return Begin::Refused;
         }
         let key = self.key(candidate);
-        self.keys.insert(ticket, key);
-        if let Some(&hit) = self.cache.as_ref().and_then(|c| c.get(&key)) {
+        self.budget.begun(ticket, key);
+        if let Some(hit) = self.verdicts.get(key) {
             self.stats.cache_hits += 1;
             self.progress.tick(self.shown_len(), &self.stats);
             return Begin::Known(hit);
@@ -340,20 +336,15 @@ impl Tester {
         if self.disk_rejects(key) {
             return Begin::Known(false);
         }
-        if let Some(max) = self.max_attempts {
-            // exact: never more runs than the budget, and (so that the result is the serial
-            // run's whatever -j is) never a run the serial chain could not charge: while one
-            // runs uncharged, nothing else starts
-            if self.started >= max || self.started > self.charged {
-                return Begin::Refused;
-            }
+        if !self.budget.may_start() {
+            return Begin::Refused;
         }
         if !self.pool.submit(ticket, candidate.to_vec()) {
             self.error = Some(anyhow::anyhow!("no idle test worker (internal error)"));
             self.stop = Some(Stop::Error);
             return Begin::Refused;
         }
-        self.started += 1;
+        self.budget.started();
         self.in_flight.insert(ticket, key);
         crate::report::trace::event('S', ticket);
         Begin::Running
@@ -362,14 +353,11 @@ impl Tester {
     /// Whether the persistent cache knows `key` is not interesting; a hit is counted and kept in
     /// the run's cache.
     fn disk_rejects(&mut self, key: u128) -> bool {
-        if !self.disk.as_ref().is_some_and(|d| d.rejected(key)) {
+        if !self.verdicts.rejected_on_disk(key) {
             return false;
         }
         self.stats.cache_hits += 1;
         self.stats.persistent_hits += 1;
-        if let Some(cache) = &mut self.cache {
-            cache.insert(key, false);
-        }
         self.progress.tick(self.shown_len(), &self.stats);
         true
     }
@@ -383,7 +371,7 @@ impl Tester {
     /// `ticket`'s verdict was known without a test (its adapter counts why): it costs no
     /// attempt when the serial chain reaches it.
     pub fn skip(&mut self, ticket: Ticket) {
-        self.pruned.insert(ticket);
+        self.budget.skip(ticket);
     }
 
     /// The serial chain uses `ticket`'s verdict: charge `--max-attempts` as the serial run
@@ -395,22 +383,11 @@ impl Tester {
 
     /// [`Tester::charge`] without the trace's decision (made when the verdict is in).
     fn charge_quietly(&mut self, ticket: Ticket) -> bool {
-        if self.pruned.remove(&ticket) {
-            return true;
-        }
-        let key = self.keys.remove(&ticket);
-        if self.cache.is_some() && key.is_some_and(|k| self.chain_seen.contains(&k)) {
-            return true;
-        }
-        if self.max_attempts.is_some_and(|max| self.charged >= max) {
+        let charged = self.budget.charge(ticket, self.verdicts.on());
+        if !charged {
             self.stop = Some(Stop::Budget);
-            return false;
         }
-        self.charged += 1;
-        if let (Some(k), true) = (key, self.cache.is_some()) {
-            self.chain_seen.insert(k);
-        }
-        true
+        charged
     }
 
     /// Waits for a started run: its ticket and verdict (`None`: cancelled or interrupted).
@@ -439,7 +416,7 @@ impl Tester {
             Report::Ran(outcome) => outcome,
             Report::Pruned => {
                 self.in_flight.remove(&ticket);
-                self.keys.remove(&ticket);
+                self.budget.forget(ticket);
                 self.prune(ticket);
                 return (ticket, Some(false));
             }
@@ -477,8 +454,8 @@ impl Tester {
                 return (ticket, None);
             }
         };
-        if let (Some(cache), Some(key)) = (&mut self.cache, key) {
-            cache.insert(key, interesting);
+        if let Some(key) = key {
+            self.verdicts.insert(key, interesting);
         }
         self.progress.tick(self.shown_len(), &self.stats);
         (ticket, Some(interesting))
@@ -487,15 +464,8 @@ impl Tester {
     /// Keeps a "not interesting" verdict on disk; a write error drops the persistent cache with
     /// one warning (the run goes on without it).
     fn persist_rejection(&mut self, key: Option<u128>) {
-        let (Some(disk), Some(key)) = (&mut self.disk, key) else {
-            return;
-        };
-        if let Err(e) = disk.reject(key) {
-            let path = disk.path().display().to_string();
-            self.disk = None;
-            self.progress.println(&format!(
-                "reduce: warning: cannot write the persistent cache {path} ({e}); going on without it"
-            ));
+        if let Some(warning) = key.and_then(|k| self.verdicts.persist_rejection(k)) {
+            self.progress.println(&warning);
         }
     }
 
@@ -528,7 +498,7 @@ impl Tester {
     /// Charges `candidate` to the budget and starts judging it, as the serial run does: its
     /// verdict if it is known at once (a cache hit, no budget left, stopping), `None` if it runs.
     fn start_serial(&mut self, ticket: Ticket, candidate: &[u8]) -> Option<Verdict> {
-        self.keys.insert(ticket, self.key(candidate));
+        self.budget.begun(ticket, self.key(candidate));
         if !self.charge_quietly(ticket) {
             return Some(Verdict::NotInteresting);
         }
@@ -581,7 +551,7 @@ impl Tester {
 
     fn report_verbose(&self, o: &Outcome) {
         let timed_out = o.status == RunStatus::TimedOut;
-        if !self.verbose || (self.stats.tests > VERBOSE_RUNS && !timed_out) {
+        if !self.progress.verbose() || (self.stats.tests > VERBOSE_RUNS && !timed_out) {
             return;
         }
         let mut text = format!(
@@ -610,10 +580,12 @@ impl Tester {
     }
 }
 
-#[macro_use]
-mod methods;
-pub(crate) use methods::ticket_methods;
-
 mod adapters;
+mod budget;
+mod on_tester;
 mod scripted;
+mod verdicts;
 pub use adapters::{PREFILTER_MAX_BYTES, SegmentsOracle, TreeOracle};
+use budget::Budget;
+pub use on_tester::OnTester;
+use verdicts::Verdicts;

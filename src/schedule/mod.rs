@@ -183,8 +183,7 @@ fn bulk_table() -> Vec<Box<dyn Pass>> {
 }
 
 /// The rewrite passes in the order they run: the bulk passes and cheap ones first; among the
-/// token windows the best yield first (measured: 3 tokens removed per ~130 tests for windows
-/// of 3, 6 per ~380 for 2, 6 per ~310 for 1 on the shared cases).
+/// token windows the best yield per test first (bench/RESULTS.md, "Yield of each pass").
 fn rewrite_table() -> Vec<Box<dyn Pass>> {
     let mut table = bulk_table();
     table.extend([
@@ -208,8 +207,8 @@ fn rewrite_table() -> Vec<Box<dyn Pass>> {
 }
 
 /// Passes that run only once the table above is at a fixpoint (and again only after they
-/// changed something): measured on the shared cases, they removed nothing while costing about
-/// 60 tests a pass on a 70-token file, so they are a last try rather than part of every cycle.
+/// changed something): they rarely remove anything while each costs tests on every cycle, so
+/// they are a last try rather than part of every cycle.
 fn late_table() -> Vec<Box<dyn Pass>> {
     let mut late: Vec<Box<dyn Pass>> = (4..=MAX_WINDOW)
         .map(|n| Box::new(TokenWindows(n)) as Box<dyn Pass>)
@@ -217,7 +216,7 @@ fn late_table() -> Vec<Box<dyn Pass>> {
     late.push(Box::new(WindowSubsets));
     late.push(Box::new(LocalToGlobal));
     // a finishing touch: run early, a `void` function can no longer stand for a name the
-    // program uses as a value (lstrlib ended 2 tokens larger)
+    // program uses as a value, and the result can end larger
     late.push(Box::new(ReturnVoid));
     // C++: a class kept for the calls of one method goes once they are plain calls
     late.push(Box::new(MethodToFunction));
@@ -353,7 +352,7 @@ impl<'a> Driver<'a> {
         }
         if !table.is_empty() {
             // C-Reduce's opening: bulk deletions by name before any list sweep, as one call
-            // of their rounds listed on one parse (`driver/cascade.rs`), again while a call
+            // of their rounds listed on one parse (`schedule/cascade.rs`), again while a call
             // removes something; on a large file (where a call costs seconds of parsing) only
             // while it removes a tenth (the cycle below runs the bulk passes again anyway)
             loop {

@@ -100,6 +100,22 @@ const CHECKS: &[(&str, Check)] = &[
     ("t.sh proj/", reduces_the_directory_in_place),
     ("-o small/ proj/", writes_the_directory_to_small),
     ("--clear-cache", clears_the_cache),
+    (
+        "--show-signature x.c",
+        shows_and_keeps_the_conflicting_types_error,
+    ),
+    (
+        "--save-slipped slips/",
+        reports_the_error_with_the_smallest_command,
+    ),
+    (
+        "--report bug/ -o small.c x.c",
+        reports_the_error_with_the_smallest_command,
+    ),
+    (
+        "--preprocess -o small.c main.c",
+        preprocesses_main_c_into_one_small_file,
+    ),
     ("reduce --test ./crash.sh input.c", reduces_input_c_in_place),
 ];
 
@@ -694,6 +710,82 @@ fn keeps_the_conflicting_types_error(env: &TestEnv, _: &Outcome) -> Result<(), S
         "x.c is not smaller".into()
     })?;
     in_place(env, "x.c", X_C.as_bytes())
+}
+
+/// `small.c` is smaller than x.c and gcc still fails on it with "conflicting types"; x.c is as
+/// it was.
+fn small_c_keeps_the_conflicting_types_error(env: &TestEnv) -> Result<(), String> {
+    let (ok, stderr) = gcc(env, "small.c");
+    ensure(!ok && stderr.contains("error: conflicting types"), || {
+        format!("gcc no longer fails on small.c with conflicting types: {stderr}")
+    })?;
+    ensure(read(env, "small.c")?.len() < X_C.len(), || {
+        "small.c is not smaller than x.c".into()
+    })?;
+    same("x.c", X_C.as_bytes(), &read(env, "x.c")?)
+}
+
+fn shows_and_keeps_the_conflicting_types_error(env: &TestEnv, out: &Outcome) -> Result<(), String> {
+    let shown = String::from_utf8_lossy(&out.stdout);
+    ensure(
+        shown.lines().count() == 1 && shown.contains("conflicting types"),
+        || format!("--show-signature printed {shown:?}"),
+    )?;
+    ensure(
+        out.stderr
+            .contains("reduce: keeping: exited 1; diagnostic: error: conflicting types"),
+        || "no `reduce: keeping:` line".into(),
+    )?;
+    small_c_keeps_the_conflicting_types_error(env)
+}
+
+fn reports_the_error_with_the_smallest_command(env: &TestEnv, out: &Outcome) -> Result<(), String> {
+    small_c_keeps_the_conflicting_types_error(env)?;
+    let command = out
+        .stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("reduce: smallest failing command: "))
+        .ok_or("no `smallest failing command` line")?;
+    ensure(
+        command.starts_with("gcc ") && !command.contains("-Wall") && !command.contains("-O2"),
+        || format!("the command kept flags the error does not need: {command}"),
+    )?;
+    let repro = Command::new("sh")
+        .arg(env.join("bug/repro.sh"))
+        .env("LC_ALL", "C")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&repro.stderr);
+    ensure(
+        repro.status.code() == Some(1) && stderr.contains("conflicting types"),
+        || format!("bug/repro.sh: {:?}, {stderr}", repro.status.code()),
+    )?;
+    for file in [
+        "bug/x.c",
+        "bug/README.md",
+        "bug/signature.txt",
+        "bug/command.txt",
+    ] {
+        ensure(env.exists(file), || format!("no {file}"))?;
+    }
+    ensure(
+        !out.stderr.contains("--save-slipped") || env.exists("slips/signatures.json"),
+        || "no slips/signatures.json".into(),
+    )
+}
+
+fn preprocesses_main_c_into_one_small_file(env: &TestEnv, _: &Outcome) -> Result<(), String> {
+    let text = String::from_utf8_lossy(&read(env, "small.c")?).into_owned();
+    ensure(
+        !text.contains("#include") && text.len() < MAIN_C.len(),
+        || format!("small.c is not a small self-contained file: {text:?}"),
+    )?;
+    let (ok, stderr) = gcc(env, "small.c");
+    ensure(
+        ok && stderr.contains("implicit declaration of function 'crash'"),
+        || format!("small.c lost the warning: {stderr}"),
+    )?;
+    same("main.c", MAIN_C.as_bytes(), &read(env, "main.c")?)
 }
 
 /// t.sh accepts the files `names` of `dir` (relative to the test's directory) as a set.

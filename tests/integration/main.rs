@@ -8,6 +8,7 @@ mod codes;
 mod completions;
 mod crash;
 mod examples;
+mod failure;
 mod golden;
 mod hygiene;
 mod multi;

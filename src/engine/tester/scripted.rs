@@ -25,7 +25,8 @@ impl Tester {
 
     /// The original's check and its re-run for flakiness at once (two workers): the check's
     /// outcome, and the re-run's if the check took less than `cheap` and the re-run ran whole
-    /// (a slow test is not re-run: its re-run is cancelled once the check is in).
+    /// (a slow test is not re-run: its re-run is cancelled once the check is in). They run in
+    /// no particular order, so when one of the two is interesting it is the check's.
     pub fn check_pair(
         &mut self,
         original: &[u8],
@@ -46,16 +47,22 @@ impl Tester {
                 second = Some(outcome);
             }
         }
-        let first = first.expect("reported");
+        let mut first = first.expect("reported");
         let whole = |o: &Outcome| matches!(o.status, RunStatus::Exited(_) | RunStatus::Signaled(_));
-        let rerun = second.filter(|o| first.elapsed < cheap && whole(o));
+        let mut rerun = second.filter(|o| first.elapsed < cheap && whole(o));
+        // the two ran at once, in no order: an interesting one is the check, the other its re-run
+        if let Some(r) = rerun
+            .as_mut()
+            .filter(|r| r.interesting && !first.interesting)
+        {
+            std::mem::swap(r, &mut first);
+        }
         Ok((first, rerun))
     }
 
     /// Starts an uncached run, counted as the serial run would count it.
     pub(super) fn submit_run(&mut self, ticket: Ticket, candidate: &[u8]) {
-        self.started += 1;
-        self.charged += 1;
+        self.budget.serial_run();
         self.pool.submit(ticket, candidate.to_vec());
         crate::report::trace::event('S', ticket);
     }
@@ -131,10 +138,8 @@ impl Tester {
     /// so the end waits for one test run instead of two. A candidate the test rejects leaves
     /// its re-check unused.
     pub fn verdict_rechecking(&mut self, candidate: &[u8]) -> Verdict {
-        let alone = self.pool.idle() < 3
-            || self.max_attempts.is_some()
-            || self.stopped()
-            || candidate.is_empty();
+        let alone =
+            self.pool.idle() < 3 || self.budget.limited() || self.stopped() || candidate.is_empty();
         if alone {
             return self.verdict(candidate);
         }
@@ -149,7 +154,7 @@ impl Tester {
         let mut outcome = None;
         // the end asks the cache (without one it runs the empty file's test itself: nothing
         // to wait for here)
-        let emptied = match self.cache.is_some() {
+        let emptied = match self.verdicts.on() {
             true => self.start_serial(empty, b""),
             false => Some(Verdict::NotInteresting),
         };
