@@ -327,3 +327,49 @@ fn applied(config: &[Unit], n: usize) -> impl Iterator<Item = usize> + '_ {
         kept.next_if(|&&k| k as usize == i).is_none()
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `src` with `Edit::delete_lines` of the first occurrence of `item` applied.
+    fn deleted(src: &str, item: &str) -> String {
+        let start = src.find(item).unwrap();
+        let e = Edit::delete_lines(src.as_bytes(), start, start + item.len());
+        assert!(e.with.is_empty());
+        let mut out = src.as_bytes()[..e.start as usize].to_vec();
+        out.extend_from_slice(&src.as_bytes()[e.end as usize..]);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn an_item_on_lines_of_its_own_goes_with_its_line_break_and_the_blank_lines_after() {
+        assert_eq!(deleted("a;\nb;\nc;\n", "b;"), "a;\nc;\n");
+        assert_eq!(deleted("a;\n\nb;\n\n\nc;\n", "b;"), "a;\n\nc;\n");
+        // indented, over several lines, blanks and CRLF around it
+        assert_eq!(
+            deleted(
+                "x\n    def f():\n        pass  \r\n \t\r\n    y\n",
+                "def f():\n        pass"
+            ),
+            "x\n    y\n"
+        );
+        assert_eq!(deleted("a;\r\nb;\r\n\r\nc;\r\n", "b;"), "a;\r\nc;\r\n");
+    }
+
+    #[test]
+    fn at_the_ends_of_the_text() {
+        assert_eq!(deleted("a;\nb;\n", "a;"), "b;\n");
+        assert_eq!(deleted("a;\nb;", "b;"), "a;\n");
+        assert_eq!(deleted("a;\nb;  ", "b;"), "a;\n");
+        assert_eq!(deleted("a;\n\n", "a;"), "");
+        assert_eq!(deleted("a;", "a;"), "");
+    }
+
+    #[test]
+    fn an_item_sharing_a_line_deletes_only_itself() {
+        assert_eq!(deleted("a; b;\nc;\n", "b;"), "a; \nc;\n");
+        assert_eq!(deleted("a; b;\nc;\n", "a;"), " b;\nc;\n");
+        assert_eq!(deleted("{ a; }\n", "a;"), "{  }\n");
+    }
+}

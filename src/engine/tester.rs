@@ -53,19 +53,6 @@ pub struct Tester {
     stall: Stall,
 }
 
-/// Test runs since the best last got smaller, in the serial run's charges (so the count is the
-/// same at every `-j`), for the schedule's guard ([`Tester::stalled`]).
-#[derive(Default)]
-struct Stall {
-    /// Runs in a row without a smaller best after which the run has stalled (`None`: never).
-    limit: Option<u64>,
-    /// Not stalled again until the best gets smaller.
-    paused: bool,
-    /// The smallest best so far, and the charged runs when it was reached.
-    low: usize,
-    low_at: u64,
-}
-
 /// How a test of a candidate began.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Begin {
@@ -86,9 +73,9 @@ impl Tester {
         progress: Progress,
         verbose: bool,
     ) -> Tester {
-        let original_len = original.len();
         let mut progress = progress;
         progress.set_verbose(verbose);
+        let stall = Stall::new(&original);
         Tester {
             pool,
             verdicts: Verdicts::new(cache),
@@ -103,10 +90,7 @@ impl Tester {
             stop: None,
             error: None,
             rechecked: None,
-            stall: Stall {
-                low: original_len,
-                ..Stall::default()
-            },
+            stall,
         }
     }
 
@@ -143,7 +127,7 @@ impl Tester {
         self.pool.set_frame(Some(frame.clone()));
         self.frame = Some(frame);
         self.best = best;
-        self.restart_stall();
+        self.stall.restart(&self.best, self.budget.charged());
     }
 
     /// The cache key of a candidate: its bytes, within the frame of a multi-file run.
@@ -201,29 +185,19 @@ impl Tester {
     /// Whether the run has stalled: the limit set by [`Tester::set_stall_limit`] reached, in test
     /// runs in a row (as the serial run charges them) without a smaller best, and not paused.
     pub fn stalled(&self) -> bool {
-        let s = &self.stall;
-        !s.paused
-            && s.limit
-                .is_some_and(|l| self.budget.charged() - s.low_at >= l)
+        self.stall.stalled(self.budget.charged())
     }
 
     /// From now on [`Tester::stalled`] says so after `limit` runs in a row without a smaller
     /// best (`None`: never), counted from here.
-    pub fn set_stall_limit(&mut self, limit: Option<u64>) {
-        self.stall.limit = limit;
-        self.restart_stall();
+    pub fn set_stall_limit(&mut self, limit: Option<StallLimit>) {
+        self.stall
+            .set_limit(limit, &self.best, self.budget.charged());
     }
 
     /// [`Tester::stalled`] is false until the best gets smaller (then it counts again).
     pub fn pause_stall(&mut self) {
-        self.stall.paused = true;
-    }
-
-    /// The count of runs without a smaller best starts again from the current best.
-    fn restart_stall(&mut self) {
-        self.stall.low = self.best.len();
-        self.stall.low_at = self.budget.charged();
-        self.stall.paused = false;
+        self.stall.pause();
     }
 
     /// Whether --max-attempts allows another test run.
@@ -534,9 +508,7 @@ impl Tester {
     /// The new best, on disk at once; a best smaller than any before ends a stall.
     fn set_best(&mut self, candidate: &[u8]) {
         self.best = candidate.to_vec();
-        if self.best.len() < self.stall.low {
-            self.restart_stall();
-        }
+        self.stall.best(&self.best, self.budget.charged());
         self.store_best();
     }
 
@@ -584,8 +556,11 @@ mod adapters;
 mod budget;
 mod on_tester;
 mod scripted;
+mod stall;
 mod verdicts;
 pub use adapters::{PREFILTER_MAX_BYTES, SegmentsOracle, TreeOracle};
 use budget::Budget;
 pub use on_tester::OnTester;
+pub use stall::Limit as StallLimit;
+use stall::Stall;
 use verdicts::Verdicts;

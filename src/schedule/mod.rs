@@ -255,7 +255,7 @@ impl<'a> Driver<'a> {
     /// The whole schedule, then the canonical layout. The best result is always one the test
     /// accepted.
     pub fn run(&mut self) -> Result<()> {
-        self.tester.set_stall_limit(Some(lines::STALL_RUNS));
+        self.tester.set_stall_limit(Some(lines::STALL));
         let reduced = self.reduce();
         self.tester.set_stall_limit(None);
         reduced?;
@@ -372,9 +372,17 @@ impl<'a> Driver<'a> {
             // at the table's fixpoint: the late passes, back to the table after a change
             // at the fixpoint of both: rounds that skip no replacement, back to the table
             // if they changed something
-            if self.tester.stopped() || !self.cycle(Which::Late, true)? && !self.full_rounds()? {
+            if self.tester.stopped() {
                 return Ok(());
             }
+            if self.cycle(Which::Late, true)? || self.full_rounds()? {
+                continue;
+            }
+            // never behind plain lines: what is left may still go by lines
+            if !self.last_sweep()? {
+                return Ok(());
+            }
+            self.measured_deletion()?;
         }
     }
 
