@@ -290,15 +290,16 @@ mod tests {
                 "unreferenced"
             ]
         );
+        // items on lines of their own go with their line breaks (`Edit::delete_lines`)
         assert_eq!(
             segments[0].1,
-            ["int **z = &y;", "int main(void) { return w; }"]
+            ["int **z = &y;\n", "int main(void) { return w; }\n"]
         );
         assert_eq!(segments[1].1, ["{ return w; }"]);
         // freed by z's deletion and by main's body: gated on those uses
-        assert_eq!(segments[2].1, ["int *y = &x;", "int w;"]);
+        assert_eq!(segments[2].1, ["int *y = &x;\n", "int w;\n"]);
         assert_eq!(segments[2].2, [vec!["y"], vec!["w"]]);
-        assert_eq!(segments[3].1, ["int x;"]);
+        assert_eq!(segments[3].1, ["int x;\n"]);
         assert_eq!(segments[3].2, [vec!["x"]]);
     }
 
