@@ -8,7 +8,9 @@
 #
 # CASE_DIR holds the input (input.c, or the name in input.name) and test.sh (or interesting.sh):
 # a prepared case of the shared bench, a case of bench/cases, or a fixture. Prints one
-# Markdown table; rows also go to bench/compare.tsv. CAP (default 600 s) bounds each run.
+# Markdown table; rows also go to bench/compare.tsv. CAP (default 600 s) bounds each run. With
+# COMPARE_STATS=DIR, each run's --stats-json is kept as DIR/CASE.before|after.MODE-JOBS.json (the
+# tokens and the passes: which ran, and what each removed).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 real_widths="1 2"
@@ -29,7 +31,8 @@ stat() { python3 -c "import json,sys; print(json.load(open(sys.argv[1])).get(sys
 
 # run BIN CASE_DIR MODE JOBS -> "wall tests bytes sha"
 run() {
-  local bin=$1 dir=$2 mode=$3 jobs=$4 name w test input
+  local bin=$1 dir=$2 mode=$3 jobs=$4 name w test input label=after
+  [ "$bin" = "$before" ] && label=before
   name=$(basename "$dir")
   w=$(mktemp -d "$work/$name.XXXX")
   test=$dir/test.sh
@@ -52,6 +55,7 @@ run() {
   if [ ! -f "$w/stats.json" ]; then echo "- - - failed"; return; fi
   echo "$(stat "$w/stats.json" wall_seconds) $(stat "$w/stats.json" tests) $(wc -c < "$w/out") \
 $(sha256sum "$w/out" | cut -c1-12)"
+  [ -n "${COMPARE_STATS:-}" ] && cp "$w/stats.json" "$COMPARE_STATS/$name.$label.$mode-$jobs.json"
   rm -rf "$w"
 }
 

@@ -117,6 +117,30 @@ impl Edit {
         Edit::new(start, end, b"")
     }
 
+    /// The deletion of `src[start..end]` (an item, a field); when it stands on lines of its own,
+    /// of those whole lines and the blank lines after them, so that deleting items leaves no
+    /// line breaks behind (a file that loses thousands of items would keep a line per item).
+    pub fn delete_lines(src: &[u8], start: usize, end: usize) -> Edit {
+        let blank = |c: &&u8| matches!(c, b' ' | b'\t' | b'\r' | b'\x0c');
+        let from = start - src[..start].iter().rev().take_while(blank).count();
+        if from > 0 && src[from - 1] != b'\n' {
+            return Edit::delete(start, end);
+        }
+        let mut to = end + src[end..].iter().take_while(blank).count();
+        match src.get(to) {
+            Some(b'\n') => to += 1,
+            Some(_) => return Edit::delete(start, end),
+            None => return Edit::delete(from, to),
+        }
+        loop {
+            let n = src[to..].iter().take_while(blank).count();
+            match src.get(to + n) {
+                Some(b'\n') => to += n + 1,
+                _ => return Edit::delete(from, to),
+            }
+        }
+    }
+
     /// Bytes saved when applied (negative: the text grows).
     pub fn saving(&self) -> i64 {
         (self.end - self.start) as i64 - self.with.len() as i64
@@ -302,4 +326,50 @@ fn applied(config: &[Unit], n: usize) -> impl Iterator<Item = usize> + '_ {
         while kept.next_if(|&&k| (k as usize) < i).is_some() {}
         kept.next_if(|&&k| k as usize == i).is_none()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `src` with `Edit::delete_lines` of the first occurrence of `item` applied.
+    fn deleted(src: &str, item: &str) -> String {
+        let start = src.find(item).unwrap();
+        let e = Edit::delete_lines(src.as_bytes(), start, start + item.len());
+        assert!(e.with.is_empty());
+        let mut out = src.as_bytes()[..e.start as usize].to_vec();
+        out.extend_from_slice(&src.as_bytes()[e.end as usize..]);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn an_item_on_lines_of_its_own_goes_with_its_line_break_and_the_blank_lines_after() {
+        assert_eq!(deleted("a;\nb;\nc;\n", "b;"), "a;\nc;\n");
+        assert_eq!(deleted("a;\n\nb;\n\n\nc;\n", "b;"), "a;\n\nc;\n");
+        // indented, over several lines, blanks and CRLF around it
+        assert_eq!(
+            deleted(
+                "x\n    def f():\n        pass  \r\n \t\r\n    y\n",
+                "def f():\n        pass"
+            ),
+            "x\n    y\n"
+        );
+        assert_eq!(deleted("a;\r\nb;\r\n\r\nc;\r\n", "b;"), "a;\r\nc;\r\n");
+    }
+
+    #[test]
+    fn at_the_ends_of_the_text() {
+        assert_eq!(deleted("a;\nb;\n", "a;"), "b;\n");
+        assert_eq!(deleted("a;\nb;", "b;"), "a;\n");
+        assert_eq!(deleted("a;\nb;  ", "b;"), "a;\n");
+        assert_eq!(deleted("a;\n\n", "a;"), "");
+        assert_eq!(deleted("a;", "a;"), "");
+    }
+
+    #[test]
+    fn an_item_sharing_a_line_deletes_only_itself() {
+        assert_eq!(deleted("a; b;\nc;\n", "b;"), "a; \nc;\n");
+        assert_eq!(deleted("a; b;\nc;\n", "a;"), " b;\nc;\n");
+        assert_eq!(deleted("{ a; }\n", "a;"), "{  }\n");
+    }
 }

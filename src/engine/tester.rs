@@ -49,6 +49,8 @@ pub struct Tester {
     /// A re-check made ahead of the end ([`Tester::verdict_rechecking`]): the content key it
     /// ran on, and its outcome.
     rechecked: Option<(u128, Outcome)>,
+    /// Runs since the best last got smaller ([`Tester::stalled`]).
+    stall: Stall,
 }
 
 /// How a test of a candidate began.
@@ -73,6 +75,7 @@ impl Tester {
     ) -> Tester {
         let mut progress = progress;
         progress.set_verbose(verbose);
+        let stall = Stall::new(&original);
         Tester {
             pool,
             verdicts: Verdicts::new(cache),
@@ -87,6 +90,7 @@ impl Tester {
             stop: None,
             error: None,
             rechecked: None,
+            stall,
         }
     }
 
@@ -123,6 +127,7 @@ impl Tester {
         self.pool.set_frame(Some(frame.clone()));
         self.frame = Some(frame);
         self.best = best;
+        self.stall.restart(&self.best, self.budget.charged());
     }
 
     /// The cache key of a candidate: its bytes, within the frame of a multi-file run.
@@ -175,6 +180,24 @@ impl Tester {
 
     pub fn stopped(&self) -> bool {
         self.stop.is_some() || crate::signal::interrupted()
+    }
+
+    /// Whether the run has stalled: the limit set by [`Tester::set_stall_limit`] reached, in test
+    /// runs in a row (as the serial run charges them) without a smaller best, and not paused.
+    pub fn stalled(&self) -> bool {
+        self.stall.stalled(self.budget.charged())
+    }
+
+    /// From now on [`Tester::stalled`] says so after `limit` runs in a row without a smaller
+    /// best (`None`: never), counted from here.
+    pub fn set_stall_limit(&mut self, limit: Option<StallLimit>) {
+        self.stall
+            .set_limit(limit, &self.best, self.budget.charged());
+    }
+
+    /// [`Tester::stalled`] is false until the best gets smaller (then it counts again).
+    pub fn pause_stall(&mut self) {
+        self.stall.pause();
     }
 
     /// Whether --max-attempts allows another test run.
@@ -471,8 +494,7 @@ impl Tester {
     /// Makes an interesting `candidate` the best even if it is not smaller (an enabling rewrite,
     /// which the driver undoes unless the reductions it enables pay for it).
     pub fn accept_any(&mut self, candidate: &[u8]) {
-        self.best = candidate.to_vec();
-        self.store_best();
+        self.set_best(candidate);
         crate::exec::panic::injection_point("after-improvement");
         self.progress.improved(self.shown_len(), &self.stats);
     }
@@ -480,7 +502,13 @@ impl Tester {
     /// Makes `candidate` the best result even if it is not smaller (the final layout, which the
     /// caller has just seen pass the test).
     pub fn replace_best(&mut self, candidate: &[u8]) {
+        self.set_best(candidate);
+    }
+
+    /// The new best, on disk at once; a best smaller than any before ends a stall.
+    fn set_best(&mut self, candidate: &[u8]) {
         self.best = candidate.to_vec();
+        self.stall.best(&self.best, self.budget.charged());
         self.store_best();
     }
 
@@ -528,8 +556,11 @@ mod adapters;
 mod budget;
 mod on_tester;
 mod scripted;
+mod stall;
 mod verdicts;
 pub use adapters::{PREFILTER_MAX_BYTES, SegmentsOracle, TreeOracle};
 use budget::Budget;
 pub use on_tester::OnTester;
+pub use stall::Limit as StallLimit;
+use stall::Stall;
 use verdicts::Verdicts;

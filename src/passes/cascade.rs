@@ -184,7 +184,7 @@ fn candidates<'s>(tree: &Tree, src: &'s [u8], t: &RewriteTable) -> Vec<Candidate
     for &item in &items {
         let range = (item.start_byte(), item.end_byte());
         add(
-            Edit::delete(range.0, range.1),
+            Edit::delete_lines(src, range.0, range.1),
             range,
             declared_names(item, src, t),
         );
@@ -195,7 +195,7 @@ fn candidates<'s>(tree: &Tree, src: &'s [u8], t: &RewriteTable) -> Vec<Candidate
         let range = (n.start_byte(), n.end_byte());
         if n.kind() == t.field_declaration && !is_item {
             add(
-                Edit::delete(range.0, range.1),
+                Edit::delete_lines(src, range.0, range.1),
                 range,
                 declared_names(n, src, t),
             );
@@ -290,15 +290,16 @@ mod tests {
                 "unreferenced"
             ]
         );
+        // items on lines of their own go with their line breaks (`Edit::delete_lines`)
         assert_eq!(
             segments[0].1,
-            ["int **z = &y;", "int main(void) { return w; }"]
+            ["int **z = &y;\n", "int main(void) { return w; }\n"]
         );
         assert_eq!(segments[1].1, ["{ return w; }"]);
         // freed by z's deletion and by main's body: gated on those uses
-        assert_eq!(segments[2].1, ["int *y = &x;", "int w;"]);
+        assert_eq!(segments[2].1, ["int *y = &x;\n", "int w;\n"]);
         assert_eq!(segments[2].2, [vec!["y"], vec!["w"]]);
-        assert_eq!(segments[3].1, ["int x;"]);
+        assert_eq!(segments[3].1, ["int x;\n"]);
         assert_eq!(segments[3].2, [vec!["x"]]);
     }
 

@@ -47,14 +47,12 @@ fn candidates<'s>(tree: &Tree, src: &'s [u8], t: &RewriteTable) -> Vec<(Edit, Ve
     for &item in &items {
         let declared = declared_names(item, src, t);
         all_declared.extend(declared.iter().copied());
+        let deletion = Edit::delete_lines(src, item.start_byte(), item.end_byte());
         if uses.unreferenced(item, &declared, src, t) {
-            out.push((Edit::delete(item.start_byte(), item.end_byte()), declared));
+            out.push((deletion, declared));
         } else if let Some(elements) = with_users(item, &declared, &uses.at, t) {
             // one hunk by their shared names (see `group_by_names`)
-            out.push((
-                Edit::delete(item.start_byte(), item.end_byte()),
-                declared.clone(),
-            ));
+            out.push((deletion, declared.clone()));
             out.extend(elements.into_iter().map(|e| (e, declared.clone())));
         }
     }
@@ -67,7 +65,10 @@ fn candidates<'s>(tree: &Tree, src: &'s [u8], t: &RewriteTable) -> Vec<(Edit, Ve
         if kind == t.field_declaration && !is_item {
             let declared = declared_names(n, src, t);
             if uses.unreferenced(n, &declared, src, t) {
-                out.push((Edit::delete(n.start_byte(), n.end_byte()), declared));
+                out.push((
+                    Edit::delete_lines(src, n.start_byte(), n.end_byte()),
+                    declared,
+                ));
             }
         } else if kind == t.enumerator
             && let Some(name) = n.child_by_field_name(t.name_field)

@@ -63,12 +63,23 @@ impl Driver<'_> {
                 .is_some_and(|r| r.bulk_between_rounds);
         let mut changed = false;
         loop {
+            let before = self.tester.best.len();
             let mut reached = false;
-            changed |= self.measure(name, |d| {
+            self.measure(name, |d| {
                 reached = d.deletion(goals)?;
                 Ok(())
             })?;
-            if !reached || self.tester.stopped() {
+            // a round the stall cut short goes on after the guard (on its smaller text, or on
+            // the same one, whose candidates so far are cached)
+            let stalled = self.guard()?;
+            changed |= self.tester.best.len() < before;
+            if self.tester.stopped() {
+                return Ok(changed);
+            }
+            if stalled {
+                continue;
+            }
+            if !reached {
                 return Ok(changed);
             }
             let before = self.tester.best.len();
@@ -146,6 +157,7 @@ impl Driver<'_> {
             // `pass` again) would repeat forever on the same parse
             let unchanged = self.tester.best == text;
             if self.tester.stopped()
+                || self.tester.stalled()
                 || unchanged
                 || (result.len() == parsed.tokens.len() && !shrunk)
             {

@@ -48,6 +48,7 @@ use crate::tree::ts::{self, Reparse};
 mod cascade;
 mod deletion;
 mod first;
+mod lines;
 mod rewrites;
 mod tokens;
 mod trees;
@@ -258,7 +259,10 @@ impl<'a> Driver<'a> {
     /// The whole schedule, then the canonical layout. The best result is always one the test
     /// accepted.
     pub fn run(&mut self) -> Result<()> {
-        self.reduce()?;
+        self.tester.set_stall_limit(Some(lines::STALL));
+        let reduced = self.reduce();
+        self.tester.set_stall_limit(None);
+        reduced?;
         if self.schedule.rename && self.rewriter.is_some() && !self.tester.stopped() {
             self.measured(&Rename, false)?;
         }
@@ -266,8 +270,18 @@ impl<'a> Driver<'a> {
             .rewriter
             .as_ref()
             .is_some_and(|r| r.layout != Layout::Keep);
+        // the blank lines deletions left: before the layout, unless it is a brace language's,
+        // which prints none (and after it, if the test rejected it)
+        let braces = self.rewriter.is_some_and(|r| r.layout == Layout::Braces);
+        let blank = |d: &Self| d.schedule.format && lines::has_blank_line(&d.tester.best);
+        if !braces && blank(self) && !self.tester.stopped() {
+            self.measure("blank-lines", Self::blank_lines)?;
+        }
         if self.schedule.format && lays_out && !self.tester.stopped() {
             self.measure("layout", Self::layout)?;
+        }
+        if braces && blank(self) && !self.tester.stopped() {
+            self.measure("blank-lines", Self::blank_lines)?;
         }
         if self.schedule.format && self.schedule.compact && !self.tester.stopped() {
             self.measure("squeeze-blank-lines", Self::squeeze)?;
@@ -362,9 +376,17 @@ impl<'a> Driver<'a> {
             // at the table's fixpoint: the late passes, back to the table after a change
             // at the fixpoint of both: rounds that skip no replacement, back to the table
             // if they changed something
-            if self.tester.stopped() || !self.cycle(Which::Late, true)? && !self.full_rounds()? {
+            if self.tester.stopped() {
                 return Ok(());
             }
+            if self.cycle(Which::Late, true)? || self.full_rounds()? {
+                continue;
+            }
+            // never behind plain lines: what is left may still go by lines
+            if !self.last_sweep()? {
+                return Ok(());
+            }
+            self.measured_deletion()?;
         }
     }
 
@@ -381,6 +403,7 @@ impl<'a> Driver<'a> {
         let mut i = 0;
         while i < passes.len() {
             let pass = &passes[i];
+            self.guard()?;
             if self.tester.stopped() {
                 break;
             }

@@ -1,6 +1,7 @@
 //! One integration binary that runs the real `reduce` executable on real files and scripts.
 
 mod architecture;
+mod baseline;
 mod clash;
 mod cli;
 mod cluster;

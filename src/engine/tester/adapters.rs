@@ -274,7 +274,9 @@ impl OnTester for TreeOracle<'_> {
             self.round_tokens >= REPARSE_MIN_TOKENS && candidate.len() * 2 < self.round_tokens;
     }
 
+    /// Also when the run has stalled: the schedule's guard takes over (see
+    /// [`Tester::stalled`]).
     fn stopping(&self) -> bool {
-        self.tester.stopped() || self.shrunk
+        self.tester.stopped() || self.shrunk || self.tester.stalled()
     }
 }

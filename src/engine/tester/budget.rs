@@ -36,6 +36,11 @@ impl Budget {
         self.max.is_some()
     }
 
+    /// Test runs charged so far (the same at every `-j`).
+    pub(super) fn charged(&self) -> u64 {
+        self.charged
+    }
+
     /// Whether another test run is allowed.
     pub(super) fn left(&self) -> bool {
         self.max.is_none_or(|max| self.started < max)
