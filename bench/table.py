@@ -100,3 +100,9 @@ scaling = os.path.join(os.path.dirname(os.path.abspath(__file__)), "scaling.md")
 if os.path.exists(scaling):
     print()
     print(open(scaling).read().rstrip("\n"))
+
+# issue 40's table (bench/same_failure.sh writes it)
+same_failure = os.path.join(os.path.dirname(os.path.abspath(__file__)), "same_failure.md")
+if os.path.exists(same_failure):
+    print()
+    print(open(same_failure).read().rstrip("\n"))

@@ -13,7 +13,7 @@
 
 use std::time::{Duration, Instant};
 
-use reduce::engine::{Oracle, reduce};
+use reduce::engine::{Observes, Predicts, Runs, reduce};
 use reduce::policy::ddmin::{Ddmin, Sweep};
 use reduce::policy::hdd::Hdd;
 use reduce::policy::perses::{ClearDone, Perses, PersesOptions};
@@ -32,7 +32,7 @@ struct Counting<'a> {
     deadline: Instant,
 }
 
-impl Oracle for Counting<'_> {
+impl Runs for Counting<'_> {
     fn test(&mut self, candidate: &[Unit]) -> Verdict {
         (self.render)(candidate, &mut self.buf);
         self.calls += 1;
@@ -44,6 +44,10 @@ impl Oracle for Counting<'_> {
         self.calls.is_multiple_of(64) && Instant::now() > self.deadline
     }
 }
+
+impl Predicts for Counting<'_> {}
+
+impl Observes for Counting<'_> {}
 
 fn measure(
     name: &str,
@@ -236,9 +240,10 @@ fn real_options() -> PersesOptions {
 }
 
 /// Stops a policy after its first pass.
+#[derive(Clone)]
 struct OnePass<P>(P);
 
-impl<P: Policy> Policy for OnePass<P> {
+impl<P: Policy + Clone> Policy for OnePass<P> {
     fn propose<'a>(&'a mut self, config: &'a [Unit]) -> reduce::policy::Deltas<'a> {
         self.0.propose(config)
     }

@@ -23,7 +23,7 @@ _reduce() {
 
     case "${cmd}" in
         reduce)
-            opts="-t -c -j -a -o -q -v -h -V --test --command --exit-code --signal --stdout --stderr --timeout --jobs --check-determinism --temp-dir --launcher --work-dir --algo --unit --lang --max-attempts --no-prefilter --no-cache --no-persistent-cache --cache-size --max-stdin --clear-cache --no-rewrites --thorough --rename --delete-files --output --force --no-format --compact --stats-json --quiet --verbose --generate-completions --generate-man --dump-tree --help --version"
+            opts="-t -c -j -a -o -q -v -h -V --test --command --exit-code --signal --stdout --stderr --same-failure --show-signature --save-slipped --reduce-args --preprocess --report --timeout --jobs --check-determinism --temp-dir --launcher --work-dir --algo --unit --lang --max-attempts --no-prefilter --no-cache --no-persistent-cache --cache-size --max-stdin --clear-cache --no-rewrites --thorough --rename --delete-files --output --force --no-format --compact --stats-json --quiet --verbose --generate-completions --generate-man --dump-tree --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -58,6 +58,14 @@ _reduce() {
                     return 0
                     ;;
                 --stderr)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --save-slipped)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --report)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

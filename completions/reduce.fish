@@ -1,9 +1,11 @@
 complete -c reduce -s t -l test -d 'The interestingness test: a script, run with the candidate\'s path as $1 (exit 0 = interesting)' -r -F
 complete -c reduce -s c -l command -d 'The test as a shell command, run with `sh -c`: each {} becomes the candidate\'s path (quoted; do not quote it again), which is also $1' -r
-complete -c reduce -l exit-code -d 'Interesting when the test exits with this status (0 to 255)' -r
+complete -c reduce -l exit-code -d 'Interesting when the test exits with this status (0 to 255) [default: 0; with --same-failure: the original\'s ending]' -r
 complete -c reduce -l signal -d 'Interesting when the test is killed by a signal: any, or the one named (SEGV, ABRT, ...; a sanitizer report that aborts is ABRT)' -r
 complete -c reduce -l stdout -d 'Interesting when the test\'s stdout matches this regex (its first 4 MiB and last 1 MiB)' -r
 complete -c reduce -l stderr -d 'Interesting when the test\'s stderr matches this regex (its first 4 MiB and last 1 MiB)' -r
+complete -c reduce -l save-slipped -d 'With --same-failure: write each candidate that fails another way (another bug) to DIR, the smallest per failure, listed in DIR/signatures.json' -r -F
+complete -c reduce -l report -d 'Write a bug report to DIR (a new or empty directory): the reduced input, the command, a repro.sh that shows the failure, the signature and a README.md' -r -F
 complete -c reduce -l timeout -d 'Seconds before a test run is killed and counted as not interesting [default: 10x the original\'s test time, between 1 and 300]' -r
 complete -c reduce -s j -l jobs -d 'Run this many tests at once, at most 1024 (the result does not depend on it) [default: number of cores]' -r
 complete -c reduce -l temp-dir -d 'Where candidates are written and tests run [default: $TMPDIR]' -r -F
@@ -38,6 +40,10 @@ elvish\t''
 fish\t''
 powershell\t''
 zsh\t''"
+complete -c reduce -l same-failure -d 'Interesting when the test fails as the original does: the same crash, sanitizer report, exception or diagnostic, and no new kind of error before it (the failure kept is printed first; no script needed: -- COMPILER FLAGS @@)'
+complete -c reduce -l show-signature -d 'Print the original\'s failure signature (what --same-failure keeps) and exit'
+complete -c reduce -l reduce-args -d 'After the input, reduce the arguments after -- too (all but the program and @@): drop those the failure does not need, lower -O levels; print the smallest failing command'
+complete -c reduce -l preprocess -d 'When the program after -- is a C or C++ compiler and the input includes local headers: reduce the preprocessed input (-E -P with the command\'s -I/-D/-std/... flags) instead; needs -o'
 complete -c reduce -l check-determinism -d 'Run the test on the original 3 more times and warn if it ever flips (by default it is re-run once when a run takes under half a second)'
 complete -c reduce -l no-prefilter -d 'Hand the test candidates that parse worse than the current best (tree algorithms)'
 complete -c reduce -l no-cache -d 'Run the test again on byte-identical candidates'

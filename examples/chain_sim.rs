@@ -18,7 +18,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use reduce::engine::{Hint, Oracle, Started, Ticket, reduce};
+use reduce::engine::{Hint, Observes, Predicts, Runs, Started, Ticket, reduce};
 use reduce::policy::ddmin::Sweep;
 use reduce::policy::perses::{ClearDone, Perses, PersesOptions};
 use reduce::policy::{Unit, Verdict};
@@ -125,12 +125,7 @@ impl Sim<'_> {
     }
 }
 
-impl Oracle for Sim<'_> {
-    fn hint(&mut self, config: &[Unit], delta: &[Unit]) -> Hint {
-        let names = self.names.as_ref();
-        names.map_or_else(Hint::default, |n| n.hint(config, delta))
-    }
-
+impl Runs for Sim<'_> {
     fn test(&mut self, c: &[Unit]) -> Verdict {
         Verdict::from_bool(self.judge(c))
     }
@@ -168,11 +163,6 @@ impl Oracle for Sim<'_> {
         Some((ticket, Some(Verdict::from_bool(verdict))))
     }
 
-    fn on_pass(&mut self, phase: &str) {
-        self.phase = phase.to_string();
-        self.index = 0;
-    }
-
     fn charge(&mut self, ticket: Ticket) -> bool {
         let verdict = self.verdicts.get(&ticket).copied().unwrap_or(false);
         if let Some(real) = self.real.as_mut().filter(|_| verdict) {
@@ -195,6 +185,20 @@ impl Oracle for Sim<'_> {
         for run in self.running.iter_mut().filter(|r| tickets.contains(&r.0)) {
             run.1 = self.now; // a cancelled run frees its worker at once
         }
+    }
+}
+
+impl Predicts for Sim<'_> {
+    fn hint(&mut self, config: &[Unit], delta: &[Unit]) -> Hint {
+        let names = self.names.as_ref();
+        names.map_or_else(Hint::default, |n| n.hint(config, delta))
+    }
+}
+
+impl Observes for Sim<'_> {
+    fn on_pass(&mut self, phase: &str) {
+        self.phase = phase.to_string();
+        self.index = 0;
     }
 }
 

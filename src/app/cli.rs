@@ -62,14 +62,20 @@ Examples:
   reduce --algo hdd --test ./crash.sh -o small.c -j1 input.c
 
   # in CI: quiet, bounded, machine-readable record, result on stdout
-  reduce -q --max-attempts 5000 --stats-json stats.json --test ./t.sh -o - fuzz.bin > min.bin
+  reduce -q --max-attempts 5000 --stats-json stats.json --test ./crash.sh -o - input.c > small.c
 
-  # no script: a shell command ({} is the candidate), or a program (@@ is the candidate)
-  reduce -c 'gcc -c {} 2>&1 | grep -q \"internal compiler error\"' input.c
+  # no script: a shell command ({} is the candidate) that must exit 0 and print a warning
+  reduce -c 'gcc -c -o /dev/null {}' --stderr 'implicit declaration of function .crash.' input.c
+
+  # no shell: a program (@@ is the candidate) that must die by a signal
   reduce --algo bytes crash.bin --signal -- ./fuzz_parse @@
 
-  # a pipeline: read stdin, write the result to stdout
-  cat crash.bin | reduce --algo bytes --stderr 'AddressSanitizer' -- ./fuzz_parse @@ - > min.bin
+  # no script at all: keep the failure the original shows (here gcc's conflicting types),
+  # reduce the command's flags too, and write what a bug report needs into bug/
+  reduce --same-failure --reduce-args --report bug/ -o small.c x.c -- gcc -Wall -O2 -c @@
+
+  # a pipeline: - (stdin) before --, the result on stdout
+  cat crash.bin | reduce --algo bytes --signal=ABRT --stderr heap-buffer-overflow - -- ./fuzz_parse @@ > min.bin
 
 The test (script, -c or --) gets the candidate's absolute path as $1 and runs in a private directory where
 the candidate has the input's file name. Exit status 0 means \"still interesting\" (or
@@ -125,16 +131,16 @@ pub struct Args {
     )]
     pub program: Vec<OsString>,
 
-    /// Interesting when the test exits with this status (0 to 255)
+    /// Interesting when the test exits with this status (0 to 255) [default: 0; with
+    /// --same-failure: the original's ending]
     #[arg(
         long,
         value_name = "N",
-        default_value_t = 0,
         allow_negative_numbers = true,
         conflicts_with = "signal",
         help_heading = "Interesting when"
     )]
-    pub exit_code: i32,
+    pub exit_code: Option<i32>,
 
     /// Interesting when the test is killed by a signal: any, or the one named (SEGV, ABRT, ...;
     /// a sanitizer report that aborts is ABRT)
@@ -154,6 +160,42 @@ pub struct Args {
     /// Interesting when the test's stderr matches this regex (its first 4 MiB and last 1 MiB)
     #[arg(long, value_name = "REGEX", help_heading = "Interesting when")]
     pub stderr: Option<String>,
+
+    /// Interesting when the test fails as the original does: the same crash, sanitizer report,
+    /// exception or diagnostic, and no new kind of error before it (the failure kept is printed
+    /// first; no script needed: -- COMPILER FLAGS @@)
+    #[arg(long, help_heading = "Interesting when")]
+    pub same_failure: bool,
+
+    /// Print the original's failure signature (what --same-failure keeps) and exit
+    #[arg(long, help_heading = "Interesting when")]
+    pub show_signature: bool,
+
+    /// With --same-failure: write each candidate that fails another way (another bug) to DIR,
+    /// the smallest per failure, listed in DIR/signatures.json
+    #[arg(
+        long,
+        value_name = "DIR",
+        requires = "same_failure",
+        help_heading = "Output options"
+    )]
+    pub save_slipped: Option<PathBuf>,
+
+    /// After the input, reduce the arguments after -- too (all but the program and @@): drop
+    /// those the failure does not need, lower -O levels; print the smallest failing command
+    #[arg(long, requires = "program", help_heading = "Reduction options")]
+    pub reduce_args: bool,
+
+    /// When the program after -- is a C or C++ compiler and the input includes local headers:
+    /// reduce the preprocessed input (-E -P with the command's -I/-D/-std/... flags) instead;
+    /// needs -o
+    #[arg(long, requires = "program", help_heading = "Reduction options")]
+    pub preprocess: bool,
+
+    /// Write a bug report to DIR (a new or empty directory): the reduced input, the command,
+    /// a repro.sh that shows the failure, the signature and a README.md
+    #[arg(long, value_name = "DIR", help_heading = "Output options")]
+    pub report: Option<PathBuf>,
 
     /// Seconds before a test run is killed and counted as not interesting [default: 10x the
     /// original's test time, between 1 and 300]
@@ -346,6 +388,14 @@ pub struct Config {
     pub verbose: bool,
     pub dump_tree: bool,
     pub check_determinism: bool,
+    /// Keep the original's failure (`--same-failure`; `--show-signature` implies it).
+    pub same_failure: bool,
+    /// Print the original's signature and exit.
+    pub show_signature: bool,
+    pub save_slipped: Option<PathBuf>,
+    pub reduce_args: bool,
+    pub preprocess: bool,
+    pub report: Option<PathBuf>,
 }
 
 impl Args {
@@ -405,14 +455,47 @@ impl Args {
             (None, None, program) if !program.is_empty() => TestCommand::Argv(program),
             _ => return Err(usage(missing_test(&input, &self.more_inputs))),
         };
-        if !(0..=255).contains(&self.exit_code) {
+        if let Some(code) = self.exit_code
+            && !(0..=255).contains(&code)
+        {
             return Err(usage(format!(
-                "--exit-code must be an exit status from 0 to 255, not {}",
-                self.exit_code
+                "--exit-code must be an exit status from 0 to 255, not {code}"
             )));
         }
-        let conditions =
-            conditions(self.exit_code, self.signal, self.stdout, self.stderr).map_err(usage)?;
+        let same_failure = self.same_failure || self.show_signature;
+        let expect = match (self.signal, self.exit_code) {
+            (Some(name), _) => Expect::Signal(parse_signal(&name).map_err(usage)?),
+            (None, Some(code)) => Expect::Exit(code),
+            (None, None) if same_failure => Expect::Any,
+            (None, None) => Expect::Exit(0),
+        };
+        let conditions = conditions(expect, self.stdout, self.stderr).map_err(usage)?;
+        let several = !self.more_inputs.is_empty() || (!stdin && input.is_dir());
+        let new_flags = [
+            (same_failure, "--same-failure"),
+            (self.reduce_args, "--reduce-args"),
+            (self.preprocess, "--preprocess"),
+            (self.report.is_some(), "--report"),
+        ];
+        if several && let Some((_, flag)) = new_flags.iter().find(|(on, _)| *on) {
+            return Err(usage(format!(
+                "{flag} takes one input file (or -), not several files or a directory"
+            )));
+        }
+        if self.preprocess && !self.show_signature {
+            if stdin {
+                return Err(usage(
+                    "--preprocess needs an input file: its directory resolves its #include \"...\" lines"
+                        .into(),
+                ));
+            }
+            if output == Output::InPlace {
+                return Err(usage(
+                    "--preprocess writes the preprocessed, reduced file: give -o FILE (in place, the input would change language)"
+                        .into(),
+                ));
+            }
+        }
         Ok(Config {
             input,
             more_inputs: self.more_inputs,
@@ -447,6 +530,12 @@ impl Args {
             verbose: self.verbose,
             dump_tree: self.dump_tree,
             check_determinism: self.check_determinism,
+            same_failure,
+            show_signature: self.show_signature,
+            save_slipped: self.save_slipped,
+            reduce_args: self.reduce_args,
+            preprocess: self.preprocess,
+            report: self.report,
         })
     }
 }
@@ -532,22 +621,19 @@ fn missing_test(input: &std::path::Path, more: &[PathBuf]) -> String {
     )
 }
 
-/// The conditions of `--exit-code`, `--signal`, `--stdout` and `--stderr`.
+/// The conditions of `--exit-code` or `--signal` (`expect`), `--stdout` and `--stderr`; the
+/// failure `--same-failure` keeps is added once the original has run.
 fn conditions(
-    exit_code: i32,
-    signal: Option<String>,
+    expect: Expect,
     stdout: Option<String>,
     stderr: Option<String>,
 ) -> Result<Conditions, String> {
-    let expect = match signal {
-        Some(name) => Expect::Signal(parse_signal(&name)?),
-        None => Expect::Exit(exit_code),
-    };
     let regex = |flag: &str, p: Option<String>| p.map(|p| parse_regex(flag, &p)).transpose();
     Ok(Conditions {
         expect,
         stdout: regex("--stdout", stdout)?,
         stderr: regex("--stderr", stderr)?,
+        same: None,
     })
 }
 

@@ -72,6 +72,19 @@ pub(crate) fn one_file_roles(cfg: &Config, backup: &Path) -> Vec<Role> {
             true,
         ));
     }
+    // the directories --save-slipped and --report fill: nothing else of the run may be in them
+    for (flag, dir) in [
+        ("--save-slipped", &cfg.save_slipped),
+        ("--report", &cfg.report),
+    ] {
+        if let Some(dir) = dir {
+            roles.push(Role::new(
+                format!("{flag} {}", dir.display()),
+                Place::Tree(dir.clone()),
+                true,
+            ));
+        }
+    }
     roles
 }
 

@@ -9,23 +9,32 @@ use clap::CommandFactory;
 
 use crate::engine::pool::Pool;
 use crate::engine::tester::{Stop, Tester};
-use crate::exec::check::Check;
+use crate::exec::check::{Check, TestCommand};
 use crate::exec::runner::ScriptConfig;
 use crate::exit::{FailureKind, fail};
 use crate::report::progress::Progress;
-use crate::report::stats::{Record, count_lines, summary};
+use crate::report::stats::{
+    CommandRecord, FailureRecord, PreprocessRecord, Record, Slip, SlippedRecord, count_lines,
+    summary,
+};
 use crate::schedule::{PassStats, pass_table};
+use crate::signature::Signature;
 use crate::store::diskcache::DiskCache;
 use crate::store::runlock::RunLock;
 use crate::store::sink::{Sink, SinkPlan, backup_path};
+use crate::store::slipped::Slipped;
 use crate::tree::early::EarlyParse;
 use crate::tree::front::Front;
 use cli::{Algo, Args, Config, Output};
 
+mod args;
+mod bugreport;
 pub mod cli;
+mod failure;
 pub(crate) mod files;
 pub mod multi;
 mod original;
+mod preprocess;
 pub mod reduction;
 pub mod stdin;
 pub(crate) use original::rerun_original;
@@ -63,13 +72,35 @@ pub fn run(args: Args) -> Result<ExitCode> {
         false => read_input(&cfg.input)?,
     };
     let front = front_for(&cfg, &input)?;
-    let algo = choose_algo(&cfg, &input, front.as_ref())?;
+    let mut algo = choose_algo(&cfg, &input, front.as_ref())?;
     if cfg.dump_tree {
         return dump_tree(front.as_ref(), &input);
     }
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    let check = cfg.check.clone().ensure_runnable(&cwd)?;
+    let mut check = cfg.check.clone().ensure_runnable(&cwd)?;
     check_files(&cfg, &check)?;
+    let mut extras = Extras::default();
+    let mut input = input;
+    if cfg.preprocess
+        && let Some(done) = preprocess::preprocess(&cfg, &mut check, &input)?
+    {
+        input = done.bytes;
+        algo = choose_algo(&cfg, &input, front.as_ref())?;
+        extras.preprocessed = Some(done.record);
+    }
+    // --same-failure: the original's failure, from INPUT.orig when the run may resume it
+    let mut from_backup = false;
+    if cfg.same_failure && check.conditions.same.is_none() {
+        let (signature, backup) = original_signature(&cfg, &check, &input)?;
+        check.conditions.same = Some(signature);
+        from_backup = backup;
+    }
+    if cfg.show_signature
+        && let Some(signature) = &check.conditions.same
+    {
+        println!("{}", failure::show(signature, cfg.verbose));
+        return Ok(ExitCode::SUCCESS);
+    }
     let mut plan = SinkPlan::new(&cfg.output, &cfg.input, cfg.force)?;
     let _lock = match plan.locked_file() {
         Some(file) => RunLock::acquire(file)?,
@@ -79,23 +110,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
         true => Vec::new(),
         false => vec![&cfg.input],
     };
-    let identity = check.identity(&inputs);
-    let persistent = match cfg.persistent_cache {
-        true => crate::store::persist::open(&crate::store::persist::Wanted {
-            test_identity: &identity,
-            name: cfg.candidate_name().unwrap_or_default(),
-            verdicts: cfg.cache,
-            resume_of: (cfg.output == Output::InPlace).then_some(cfg.input.as_path()),
-            cache_size: cfg.cache_size,
-        }),
-        false => Default::default(),
-    };
+    let mut persistent = open_persistent(&cfg, &check, &inputs);
     if let Some(warning) = &persistent.warning
         && !cfg.quiet
     {
         eprintln!("{warning}");
     }
-    plan.set_resume(persistent.resume);
+    plan.set_resume(persistent.resume.take());
     // a resume starts again from the original and replays the interrupted run (see resume.rs),
     // once INPUT passed a real run (`Session::verify_resume_point`)
     let input = match plan.resume_from(&input) {
@@ -113,7 +134,85 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Some(original) => original,
         None => input,
     };
-    Session::start(cfg, check, input, algo, front, plan, persistent.verdicts)?.finish()
+    if from_backup && plan.resume_point().is_none() {
+        // INPUT.orig is not the original of a run to resume: INPUT is the original
+        let outcome = failure::run_original(&cfg, &check, &input)?;
+        let what = "the original input";
+        check.conditions.same = Some(failure::kept_signature(&cfg, &check, &outcome, what)?);
+        persistent = open_persistent(&cfg, &check, &inputs);
+        plan.set_resume(persistent.resume.take());
+    }
+    if let Some(signature) = &check.conditions.same
+        && !cfg.quiet
+    {
+        eprintln!("reduce: keeping: {}", failure::show(signature, cfg.verbose));
+    }
+    if let Some(dir) = &cfg.save_slipped {
+        let name = cfg.candidate_name().unwrap_or_default();
+        extras.slipped = Some(std::sync::Arc::new(Slipped::open(dir, &name)?));
+    }
+    let stored = (plan, persistent.verdicts);
+    Session::start(cfg, check, input, algo, front, stored, extras)?.finish()
+}
+
+/// What the flags of issue 40 add to a one-file run.
+#[derive(Default)]
+struct Extras {
+    /// `--save-slipped`: the saver every worker offers its slips to.
+    slipped: Option<std::sync::Arc<Slipped>>,
+    /// `--preprocess`: how the input was preprocessed.
+    preprocessed: Option<PreprocessRecord>,
+    /// `--reduce-args`: the command reduced, and the test with it.
+    command: Option<CommandRecord>,
+    reduced_check: Option<Check>,
+}
+
+/// The persistent cache of the test `check` (its identity holds the failure kept).
+fn open_persistent(
+    cfg: &Config,
+    check: &Check,
+    inputs: &[&Path],
+) -> crate::store::persist::Persistent {
+    if !cfg.persistent_cache {
+        return Default::default();
+    }
+    let identity = check.identity(inputs);
+    crate::store::persist::open(&crate::store::persist::Wanted {
+        test_identity: &identity,
+        name: cfg.candidate_name().unwrap_or_default(),
+        verdicts: cfg.cache,
+        resume_of: (cfg.output == Output::InPlace).then_some(cfg.input.as_path()),
+        cache_size: cfg.cache_size,
+    })
+}
+
+/// The failure `--same-failure` keeps: the original's. An in-place run whose `INPUT.orig`
+/// differs from INPUT may resume an earlier run (INPUT is then one of its results): the failure
+/// is `INPUT.orig`'s if it has one (`true`; the caller takes INPUT's if the run does not resume
+/// after all).
+fn original_signature(cfg: &Config, check: &Check, input: &[u8]) -> Result<(Signature, bool)> {
+    if cfg.output == Output::InPlace
+        && !cfg.stdin
+        && !cfg.show_signature
+        && let Ok(backup) = std::fs::read(backup_path(&cfg.input))
+        && backup != input
+    {
+        let outcome = failure::run_original(cfg, check, &backup)?;
+        let what = "the original input";
+        match failure::kept_signature(cfg, check, &outcome, what) {
+            Ok(signature) => return Ok((signature, true)),
+            Err(e)
+                if e.downcast_ref::<crate::exit::Failure>()
+                    .is_none_or(|f| f.kind != FailureKind::NotInteresting) =>
+            {
+                return Err(e);
+            }
+            Err(_) => {}
+        }
+    }
+    let outcome = failure::run_original(cfg, check, input)?;
+    let signature = failure::kept_signature(cfg, check, &outcome, "the original input")?;
+    Ok((signature, false))
 }
 
 /// Before anything runs: no file the run writes may be another file of the run, and the
@@ -133,7 +232,14 @@ fn check_files(cfg: &Config, check: &Check) -> Result<()> {
         ));
     }
     let roles = files::one_file_roles(cfg, &backup_path(&cfg.input));
-    files::check_run_files(cfg, check, roles)
+    files::check_run_files(cfg, check, roles)?;
+    if let Some(dir) = &cfg.report {
+        bugreport::check_dir(dir)?;
+    }
+    if let Some(dir) = &cfg.save_slipped {
+        Slipped::check(dir)?;
+    }
+    Ok(())
 }
 
 fn same_file(a: &Path, b: &Path) -> bool {
@@ -267,6 +373,8 @@ struct Session {
     original_tokens: Option<usize>,
     /// The tree run's first parse, started before the original's check.
     early: Option<EarlyParse>,
+    /// What `--save-slipped`, `--preprocess` and `--reduce-args` add.
+    extras: Extras,
 }
 
 impl Session {
@@ -276,8 +384,8 @@ impl Session {
         input: Vec<u8>,
         algo: Algo,
         front: Option<Front>,
-        plan: SinkPlan,
-        verdicts: Option<DiskCache>,
+        (plan, verdicts): (SinkPlan, Option<DiskCache>),
+        extras: Extras,
     ) -> Result<Session> {
         let file_name = cfg
             .candidate_name()
@@ -289,6 +397,8 @@ impl Session {
             verbose: cfg.verbose,
             temp_root: cfg.temp_dir.clone(),
             launcher: cfg.launcher.clone(),
+            derive: false,
+            slipped: extras.slipped.clone(),
         };
         // the bytes reducer tests one candidate at a time: one worker is enough
         let jobs = if algo == Algo::Bytes { 1 } else { cfg.jobs };
@@ -322,6 +432,7 @@ impl Session {
             passes: Vec::new(),
             original_tokens: None,
             early: None,
+            extras,
         };
         // the tree run's first parse, and its first call's listing, go on while the
         // original's check runs
@@ -357,8 +468,6 @@ impl Session {
 
     fn finish(mut self) -> Result<ExitCode> {
         let reduced = self.reduce();
-        // a check beside the loop may still run, or may have failed and stopped the loop
-        self.tester.await_check_and_rerun()?;
         reduced?;
         // a resumed run that stopped before its replay passed the resume point ends with what
         // INPUT holds: the smaller result, known interesting
@@ -392,7 +501,11 @@ impl Session {
         }
         // the result reaches stdout or a device even when the run ended early
         let emitted = self.tester.sink().finish(&self.tester.best);
-        self.report()?;
+        let finished = !ending.0 && ending.1 && error.is_none() && emitted.is_ok();
+        if finished && self.cfg.reduce_args {
+            self.reduce_args()?;
+        }
+        self.report(finished)?;
         if self.tester.best.is_empty() && !interrupted && !self.cfg.quiet {
             eprintln!("{}", self.empty_warning());
         }
@@ -462,28 +575,134 @@ impl Session {
             passes: self.passes.clone(),
             files: Vec::new(),
             resumable: sink.resumable(),
+            failure: self.failure_record(),
         }
     }
 
-    fn report(&self) -> Result<()> {
-        let r = self.record();
-        if let Some(path) = &self.cfg.stats_json {
-            let json = serde_json::to_string_pretty(&r)?;
-            crate::store::sink::write_output(path, json.as_bytes()).map_err(|e| {
-                fail(
-                    FailureKind::Io,
-                    format!("cannot write --stats-json {}: {e:#}", path.display()),
-                )
-            })?;
+    fn failure_record(&self) -> FailureRecord {
+        let same = self.check.conditions.same.as_ref();
+        if let Some(saver) = &self.extras.slipped {
+            saver.flush();
         }
-        if !self.cfg.quiet {
-            eprintln!("{}", summary(&r));
-            if self.cfg.verbose && !r.passes.is_empty() {
-                eprintln!("{}", pass_table(&r.passes));
-            }
+        let slipped = self.extras.slipped.as_ref().map(|saver| SlippedRecord {
+            dir: saver.dir().display().to_string(),
+            signatures: saver
+                .entries()
+                .into_iter()
+                .map(|e| Slip {
+                    short_name: e.short_name,
+                    file: e.file,
+                    size: e.size,
+                })
+                .collect(),
+            error: saver.error(),
+        });
+        FailureRecord {
+            kept: same.map(Signature::describe),
+            signature: same.cloned(),
+            slipped,
+            command: self.extras.command.clone(),
+            preprocessed: self.extras.preprocessed.clone(),
+            report: None,
         }
+    }
+
+    /// `--reduce-args`, on the final result.
+    fn reduce_args(&mut self) -> Result<()> {
+        let budget = self
+            .cfg
+            .max_attempts
+            .map(|max| max.saturating_sub(self.tester.stats.tests));
+        let shown = self.result_name();
+        let (record, check) = args::reduce_command(
+            &self.cfg,
+            &self.check,
+            &self.tester.best,
+            self.tester.timeout(),
+            budget,
+            &shown,
+        )?;
+        self.extras.command = Some(record);
+        self.extras.reduced_check = Some(check);
         Ok(())
     }
+
+    /// The result's name for the command printed: `-o FILE`, INPUT, or the candidate's name.
+    fn result_name(&self) -> PathBuf {
+        match &self.cfg.output {
+            Output::File(path) => path.clone(),
+            Output::InPlace => self.cfg.input.clone(),
+            Output::Stdout => PathBuf::from(self.cfg.candidate_name().unwrap_or_default()),
+        }
+    }
+
+    /// `--report DIR`, once the run has finished.
+    fn write_bug_report(&self, dir: &Path, record: &Record) -> Result<()> {
+        let check = self.extras.reduced_check.as_ref().unwrap_or(&self.check);
+        let given = match &self.cfg.check.command {
+            TestCommand::Argv(words) => Some(words.clone()),
+            _ => None,
+        };
+        let original_command = match (&self.extras.command, &given) {
+            (Some(_), Some(words)) => Some(args::command_line(
+                words,
+                Path::new(&self.cfg.candidate_name().unwrap_or_default()),
+            )),
+            _ => None,
+        };
+        bugreport::write(
+            dir,
+            &bugreport::Report {
+                name: self.cfg.candidate_name().unwrap_or_default(),
+                reduced: &self.tester.best,
+                check,
+                program: given.and_then(|w| w.first().cloned()),
+                original_command,
+                record,
+            },
+        )
+    }
+
+    fn report(&self, finished: bool) -> Result<()> {
+        let mut r = self.record();
+        if let Some(dir) = &self.cfg.report {
+            match finished {
+                true => {
+                    self.write_bug_report(dir, &r)?;
+                    r.failure.report = Some(dir.display().to_string());
+                }
+                false if !self.cfg.quiet => eprintln!(
+                    "reduce: warning: no --report written: the run did not finish (the result so far is kept)"
+                ),
+                false => {}
+            }
+        }
+        report(&self.cfg, &r)
+    }
+}
+
+/// The end of every run: the record to `--stats-json`, the summary (with the files of a
+/// multi-file run, and with `--verbose` the table of passes) to stderr.
+pub(crate) fn report(cfg: &Config, r: &Record) -> Result<()> {
+    if let Some(path) = &cfg.stats_json {
+        let json = serde_json::to_string_pretty(r)?;
+        crate::store::sink::write_output(path, json.as_bytes()).map_err(|e| {
+            fail(
+                FailureKind::Io,
+                format!("cannot write --stats-json {}: {e:#}", path.display()),
+            )
+        })?;
+    }
+    if !cfg.quiet {
+        eprintln!("{}", summary(r));
+        if !r.files.is_empty() {
+            eprintln!("{}", crate::report::stats::file_table(&r.files));
+        }
+        if cfg.verbose && !r.passes.is_empty() {
+            eprintln!("{}", pass_table(&r.passes));
+        }
+    }
+    Ok(())
 }
 
 /// Below this, the original's test is run a second time to catch flaky tests.

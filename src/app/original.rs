@@ -1,8 +1,7 @@
 //! The original's check: it must be interesting, its test time sets the default timeout, a
 //! cheap test is run again to catch flakiness, and the output is opened only once it passed.
-//! With two workers and more the check runs beside the loop's first candidates
-//! ([`Tester::start_check`]); at `-j1` (or under `--check-determinism`, `--max-attempts`, or a
-//! launcher without `--timeout`) the run waits for it.
+//! The loop starts after it. With two workers and more, the re-run runs beside the check
+//! ([`Tester::check_pair`]).
 
 use std::path::Path;
 use std::time::Duration;
@@ -11,7 +10,7 @@ use anyhow::Result;
 
 use super::{CHEAP_TEST, Session, absolute, default_timeout};
 use crate::app::cli::{self, Config};
-use crate::engine::tester::{CheckHooks, Tester};
+use crate::engine::tester::Tester;
 use crate::exec::check::{Check, shell_quote_os};
 use crate::exec::runner::{Outcome, RunStatus};
 use crate::exit::{FailureKind, fail};
@@ -60,42 +59,25 @@ impl Session {
             .expect_err("an outcome that is not interesting fails"))
     }
 
-    /// Checks the original, at once or beside the loop; the output opens when it passes.
+    /// Checks the original; the output opens when it passes.
     pub(super) fn check_original(&mut self, plan: SinkPlan) -> Result<()> {
-        // with workers to spare, the re-run for flakiness runs alongside (no wait for it)
-        let paired = self.tester.width() > 1
-            && !self.cfg.check_determinism
-            && self.cfg.max_attempts.is_none();
-        // a launched job's own timeout is fixed when it starts: a candidate launched before the
-        // check has decided the timeout would keep the longest one
-        let beside = paired && (self.cfg.timeout.is_some() || self.cfg.launcher.is_none());
         let conclusion = Conclusion {
             cfg: self.cfg.clone(),
             check: self.check.clone(),
             original: self.original.clone(),
             plan,
         };
+        // with workers to spare, the re-run for flakiness runs beside the check
+        let paired = self.tester.width() > 1
+            && !self.cfg.check_determinism
+            && self.cfg.max_attempts.is_none();
         if paired {
-            let hooks = CheckHooks {
-                checked: Box::new(move |t: &mut Tester, first: Outcome| {
-                    conclusion.judge(&first)?;
-                    conclusion.open(t, first.elapsed)
-                }),
-                rerun: Box::new(|t: &mut Tester, rerun: Outcome| {
-                    warn_flaky(t, u32::from(!rerun.interesting), 1)
-                }),
-            };
-            // the re-run beside the check from -j3 on (and whenever the run waits for both);
-            // at -j2 beside the loop it follows the check (at once, they would leave the loop
-            // no worker, and a test that computes would share the CPUs three ways with the
-            // first parse)
-            let together = self.tester.width() >= 3 || !beside;
-            self.tester
-                .start_check(&self.original, CHEAP_TEST, together, hooks);
-            if !beside {
-                self.tester.await_check_and_rerun()?;
+            let (first, rerun) = self.tester.check_pair(&self.original, CHEAP_TEST)?;
+            conclusion.judge(&first)?;
+            if let Some(rerun) = rerun {
+                warn_flaky(&self.tester, u32::from(!rerun.interesting), 1);
             }
-            return Ok(());
+            return conclusion.open(&mut self.tester, first.elapsed);
         }
         let outcome = self.tester.run_script(&self.original)?;
         conclusion.judge(&outcome)?;

@@ -1,5 +1,5 @@
 //! A rewrite pass's layers as one policy, so that one `reduce` call runs the whole pass and the
-//! chain (`reduce/chain.rs`) can speculate from one layer into the next.
+//! chain (`engine/chain.rs`) can speculate from one layer into the next.
 //!
 //! A pass lists hunks that may overlap; [`super::layers_of_hunks`] cuts them into layers of
 //! disjoint hunks. Every hunk of every layer is a unit of one [`super::EditSpace`] (all edits are
@@ -7,14 +7,14 @@
 //! chunk sweep) sees only the layer's *eligible* units: those whose edits stay clear of every
 //! edit applied by the layers before (decided when the layer starts, as a hunk is never
 //! half-applied). So candidates never hold overlapping edits, and the sequence of candidates
-//! is the one the layers would give run one `reduce` call each, while a layer's end is no
-//! longer a point where every worker must drain.
+//! is the one the layers would give run one `reduce` call each, while a layer's end is not a
+//! point where every worker must drain.
 //!
 //! The same holds one level up ([`Plan::grouped`], [`Layers::grouped`]): consecutive passes of
 //! the driver's cycle, listed on the same text, run as one call, pass after pass, and the call
 //! stops after the first pass that commits something. The passes before it changed nothing, so
 //! each saw the very text it would have been listed on alone; the ones after it are listed
-//! again on the new text by the driver. So a pass that finds nothing no longer ends with every
+//! again on the new text by the driver. So a pass that finds nothing does not end with every
 //! worker drained before the next one starts.
 //!
 //! A cascade ([`super::cascade`], [`Layers::chained`]) goes on after a pass that commits: its
@@ -285,13 +285,6 @@ impl Policy for Layers {
         if let Some((_, inner)) = self.current.as_mut() {
             inner.accepted(index);
         }
-    }
-
-    fn fork<'p>(&self) -> Option<Box<dyn Policy + 'p>>
-    where
-        Self: 'p,
-    {
-        Some(Box::new(self.clone()))
     }
 }
 

@@ -127,7 +127,7 @@ impl Edit {
 pub type Hunk = Vec<Edit>;
 
 /// Whether `hunk` shrinks the text. One that does not could never be committed (the best only
-/// gets smaller, `oracle.rs`) unless its pass is an enabling one, which has slack.
+/// gets smaller, `engine/edit_oracle.rs`) unless its pass is an enabling one, which has slack.
 pub fn shrinks(hunk: &[Edit]) -> bool {
     hunk.iter().map(Edit::saving).sum::<i64>() > 0
 }

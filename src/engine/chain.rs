@@ -13,26 +13,16 @@
 //! got in another branch); the plan is redone with every verdict already in, not one at a time.
 //! At width 1 only the current candidate is ever started: the plain serial loop.
 //!
-//! A path on which the policy stops ends the call of the loop. There the driver's next call
-//! begins, and the oracle knows its first candidates ([`Oracle::prefetch`], from
-//! `driver/ahead.rs`): the end competes for the workers like any node, with its path's
-//! probability, and each of the next call's candidates it starts is a tenth less likely to be
-//! needed than the one before. Those tests outlive this call; the next call's candidate of the
-//! same bytes takes one over, so a call boundary no longer costs a whole test latency.
 
 use std::collections::{BinaryHeap, HashMap, HashSet};
 
 #[path = "chain_node.rs"]
 mod node;
 
-use super::odds::{Learned, Odds, Traits, Twins, delta_key};
-use super::{Oracle, Prefetched, Started, Ticket};
+use super::odds::{Learned, Odds, Traits, Twins};
+use super::{Oracle, Started, Ticket};
 use crate::policy::{Deltas, Policy, Unit, Verdict, subtract};
 use node::{Branch, FAILED, PassNode, node_at};
-
-/// Each candidate of the next call prefetched after the first is this much less likely to be
-/// needed (the first success of a pass ends its run of candidates; most candidates fail).
-const PREFETCH_DECAY: f64 = 0.9;
 
 /// A node to consider: candidate `index` of the pass at `path` (success indices from the root).
 struct Item {
@@ -94,15 +84,6 @@ fn pass_kind(policy: Option<&(dyn Policy + '_)>, kinds: &mut HashMap<String, u32
     *kinds.entry(kind).or_insert(next)
 }
 
-/// Where a path ends the call: the key of the configuration it ends with, and the ticket it
-/// hangs from (the candidate whose success ends the call, or one of the pass whose failure
-/// does), so that a commit keeps the prefetches made for the endings still ahead of it.
-#[derive(Clone, Copy)]
-struct Ending {
-    key: u64,
-    via: Option<Ticket>,
-}
-
 /// What planning found out about the current candidate.
 enum Plan {
     Ready,
@@ -122,9 +103,6 @@ pub struct Chain<'p> {
     odds: Odds,
     twins: Twins,
     kinds: HashMap<String, u32>,
-    /// Tests started for the next call (see [`Oracle::prefetch`]), with the ending they
-    /// serve.
-    prefetched: HashMap<Ticket, Ending>,
 }
 
 impl<'p> Chain<'p> {
@@ -139,7 +117,6 @@ impl<'p> Chain<'p> {
             odds,
             twins: Twins::default(),
             kinds,
-            prefetched: HashMap::new(),
         }
     }
 
@@ -147,7 +124,7 @@ impl<'p> Chain<'p> {
     pub fn begin_pass(&mut self, config: &[Unit], policy: &(dyn Policy + 'p)) {
         self.live_pos = 0;
         if self.root.as_ref().is_none_or(|r| r.config != config) {
-            let base = if self.width > 1 { policy.fork() } else { None };
+            let base = (self.width > 1).then(|| policy.fork());
             self.root = Some(Box::new(PassNode::new(config.to_vec(), base, None)));
         }
         if let Some(root) = self.root.as_mut() {
@@ -211,13 +188,7 @@ impl<'p> Chain<'p> {
                 planned = false;
                 continue;
             }
-            let (plan, cramped) = self.fill(k, live, oracle);
-            // the plan took over what it could of the released prefetches; if it wanted their
-            // workers, the rest stop (else they go on: a later call may take them over still)
-            if cramped {
-                oracle.drop_released();
-            }
-            match plan {
+            match self.fill(k, live, oracle) {
                 Plan::Exhausted => return None,
                 Plan::Ready => planned = true,
             }
@@ -225,7 +196,6 @@ impl<'p> Chain<'p> {
     }
 
     fn heard(&mut self, ticket: Ticket, verdict: Option<Verdict>) {
-        self.prefetched.remove(&ticket);
         self.twins.heard(ticket, verdict);
         if self.running.remove(&ticket) == Some(true)
             && let Some(v) = verdict
@@ -260,11 +230,10 @@ impl<'p> Chain<'p> {
     }
 
     /// Starts tests on the most probable next candidates until `width` run (or the oracle's
-    /// smaller room), the current one (`k` of the real pass) first. Also says whether the room
-    /// ran out before the plan did.
-    fn fill(&mut self, k: usize, live: &mut Deltas<'_>, oracle: &mut dyn Oracle) -> (Plan, bool) {
+    /// smaller room), the current one (`k` of the real pass) first.
+    fn fill(&mut self, k: usize, live: &mut Deltas<'_>, oracle: &mut dyn Oracle) -> Plan {
         if !self.pull_root(k, live) {
-            return (Plan::Exhausted, false);
+            return Plan::Exhausted;
         }
         let mut frontier = Frontier::default();
         frontier.push(1.0, Vec::new(), k);
@@ -274,10 +243,8 @@ impl<'p> Chain<'p> {
             4 * self.width + 16
         };
         let mut visited = Vec::new();
-        // how many may run now: the width, or fewer while the machine is saturated (or while
-        // tests prefetched for this call still run: the oracle counts them)
-        let mut room = oracle.room().min(self.width);
-        let (mut fresh, mut cramped) = (0, false);
+        // how many may run now: the width, or fewer while the machine is saturated
+        let room = oracle.room().min(self.width);
         while let Some(item) = frontier.heap.pop() {
             if budget == 0 {
                 break;
@@ -285,15 +252,9 @@ impl<'p> Chain<'p> {
             budget -= 1;
             let current = item.path.is_empty() && item.index == k;
             let in_root = item.path.is_empty() && self.pull_root(item.index, live);
-            let full = self.running.len() + fresh >= room;
+            let full = self.running.len() >= room;
+            // a path where the policy stops ends the call: nothing to start there
             let Some(node) = node_at(&mut self.root, &item.path) else {
-                // the call ends on this path: the next call's candidates, while there is room
-                if self.width > 1 {
-                    match full {
-                        true => cramped = true,
-                        false => fresh += self.prefetch(&item, &mut frontier, oracle),
-                    }
-                }
                 continue;
             };
             if !in_root && !node.pull_replay(item.index) {
@@ -318,7 +279,6 @@ impl<'p> Chain<'p> {
                     if current {
                         self.make_room(&visited, oracle);
                     }
-                    cramped = true;
                     break;
                 }
                 Ok(None) => {
@@ -327,16 +287,11 @@ impl<'p> Chain<'p> {
                     match start_test(known, oracle, (ticket, origin, delta), candidate) {
                         // no verdict will come; if this was the current candidate the loop
                         // waits for the tests still running and asks again, or stops
-                        Started::Unknown => return (Plan::Ready, cramped),
+                        Started::Unknown => return Plan::Ready,
                         started => started,
                     }
                 }
             };
-            if current {
-                // the current candidate may have taken a prefetched run over, which the room
-                // counted as taken
-                room = oracle.room().min(self.width);
-            }
             let succ = [&item.path[..], &[item.index]].concat();
             match state {
                 Started::Known(Verdict::Interesting) => frontier.push(item.prob, succ, 0),
@@ -350,69 +305,11 @@ impl<'p> Chain<'p> {
                 }
             }
         }
-        (Plan::Ready, cramped)
-    }
-
-    /// Starts the `item.index`-th candidate of the call that follows the end of this one on
-    /// `item.path`, if the path ends the call; returns how many tests it started (0 or 1).
-    fn prefetch(&mut self, item: &Item, frontier: &mut Frontier, oracle: &mut dyn Oracle) -> usize {
-        let Some((&last, path)) = item.path.split_last() else {
-            return 0;
-        };
-        let Some(node) = node_at(&mut self.root, path) else {
-            return 0;
-        };
-        let Some(config) = node.end_after(last) else {
-            return 0;
-        };
-        let (started, prob) = match oracle.prefetch(config, item.index) {
-            Prefetched::Exhausted => return 0,
-            Prefetched::Skipped => (0, item.prob),
-            Prefetched::Started(t) => {
-                // only for a test started: every plan asks again about the endings it reaches
-                let via = match last {
-                    FAILED => node.cands.last().map(|c| c.ticket).or(node.origin),
-                    i => Some(node.cands[i].ticket),
-                };
-                let key = delta_key(config);
-                self.prefetched.insert(t, Ending { key, via });
-                crate::report::trace::event('F', t);
-                (1, item.prob * PREFETCH_DECAY)
-            }
-        };
-        frontier.push(prob, item.path.clone(), item.index + 1);
-        started
-    }
-
-    /// Releases the prefetched tests made for endings that can no longer happen: those that
-    /// do not end with `config` and do not hang from a ticket in `ahead` (the tree still
-    /// ahead of the loop). A later candidate may still take one over ([`Oracle::release`]).
-    fn keep_prefetched(
-        &mut self,
-        config: &[Unit],
-        ahead: &HashSet<Ticket>,
-        oracle: &mut dyn Oracle,
-    ) {
-        // most commits have nothing prefetched: no hash of the configuration then
-        if self.prefetched.is_empty() {
-            return;
-        }
-        let key = delta_key(config);
-        let wanted = |e: &Ending| e.key == key || e.via.is_some_and(|t| ahead.contains(&t));
-        let mut drop: Vec<Ticket> = (self.prefetched.iter())
-            .filter(|&(_, e)| !wanted(e))
-            .map(|(&t, _)| t)
-            .collect();
-        if drop.is_empty() {
-            return;
-        }
-        drop.sort_unstable();
-        self.prefetched.retain(|_, e| wanted(e));
-        oracle.release(&drop);
+        Plan::Ready
     }
 
     /// Every worker is busy and the current candidate waits: cancel the least probable test
-    /// (one the plan did not reach, else the last it reached; else a prefetched one).
+    /// (one the plan did not reach, else the last it reached).
     fn make_room(&mut self, visited: &[Ticket], oracle: &mut dyn Oracle) {
         let reached: HashSet<Ticket> = visited.iter().copied().collect();
         let mut wanted: Vec<Ticket> = self
@@ -430,14 +327,6 @@ impl<'p> Chain<'p> {
         if let Some(t) = victim {
             self.running.insert(t, false);
             oracle.cancel(&[t]);
-            return;
-        }
-        let mine = self.prefetched.keys().min().copied();
-        if let Some(t) = mine {
-            self.prefetched.remove(&t);
-            oracle.cancel(&[t]);
-        } else {
-            oracle.shed();
         }
     }
 
@@ -460,7 +349,6 @@ impl<'p> Chain<'p> {
             n.collect_tickets(&mut keep);
         }
         self.retain(&keep, oracle);
-        self.keep_prefetched(&cand, &keep, oracle);
         self.root = next;
         (ticket, cand)
     }
@@ -480,7 +368,6 @@ impl<'p> Chain<'p> {
             n.collect_tickets(&mut keep);
         }
         self.retain(&keep, oracle);
-        self.keep_prefetched(&root.config, &keep, oracle);
         self.root = next;
     }
 
@@ -505,11 +392,8 @@ impl<'p> Chain<'p> {
         }
     }
 
-    /// The loop returns with `config`: cancel what still runs and wait for it to end, except
-    /// the tests prefetched for the call after `config` (the oracle keeps them).
-    pub fn finish(&mut self, oracle: &mut dyn Oracle, config: &[Unit]) {
-        self.keep_prefetched(config, &HashSet::new(), oracle);
-        self.prefetched.clear();
+    /// The loop returns: cancel what still runs and wait for it to end.
+    pub fn finish(&mut self, oracle: &mut dyn Oracle) {
         self.abandon(oracle);
         while !self.running.is_empty() {
             let Some((t, _)) = oracle.finish_one() else {

@@ -109,7 +109,7 @@ impl<'p> PassNode<'p> {
         while self.cands.len() <= i && !self.exhausted {
             let have = self.cands.len();
             let want = (i + 1).max(2 * have).max(8) - have;
-            let Some(mut policy) = self.base.as_ref().and_then(|b| b.fork()) else {
+            let Some(mut policy) = self.base.as_ref().map(|b| b.fork()) else {
                 self.exhausted = true;
                 break;
             };
@@ -135,18 +135,6 @@ impl<'p> PassNode<'p> {
         }
     }
 
-    /// The configuration the call ends with if step `i` (a success index or [`FAILED`]) is taken
-    /// and the policy then stops; `None` if it does not stop there (or that is not known yet).
-    pub(super) fn end_after(&self, i: usize) -> Option<&[Unit]> {
-        if !matches!(self.branches.get(&i), Some(Branch::End)) {
-            return None;
-        }
-        match i {
-            FAILED => Some(&self.config),
-            _ => self.cands.get(i).map(|c| c.candidate.as_slice()),
-        }
-    }
-
     fn make_branch(&self, i: usize) -> Branch<'p> {
         if i == FAILED {
             return self.make_fail_branch();
@@ -157,7 +145,7 @@ impl<'p> PassNode<'p> {
         let Some(cand) = self.cands.get(i) else {
             return Branch::Unknown;
         };
-        let Some(mut policy) = self.base.as_ref().and_then(|b| b.fork()) else {
+        let Some(mut policy) = self.base.as_ref().map(|b| b.fork()) else {
             return Branch::Unknown;
         };
         if policy.propose(&self.config).nth(i).is_none() {
@@ -177,7 +165,7 @@ impl<'p> PassNode<'p> {
         if !self.exhausted {
             return Branch::Unknown;
         }
-        let Some(mut policy) = self.base.as_ref().and_then(|b| b.fork()) else {
+        let Some(mut policy) = self.base.as_ref().map(|b| b.fork()) else {
             return Branch::Unknown;
         };
         let proposed = policy.propose(&self.config).count();

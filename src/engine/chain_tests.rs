@@ -1,16 +1,13 @@
 //! Tests of the speculation: every width commits the serial sequence.
 
 use crate::engine::shuffled::ShuffledOracle;
-use crate::engine::{Oracle, Started, Ticket, new_ticket, reduce};
+use crate::engine::{Observes, Predicts, Runs, Started, Ticket, reduce};
 use crate::policy::ddmin::{Ddmin, Sweep};
 use crate::policy::giveup::GiveUp;
 use crate::policy::hdd::Hdd;
 use crate::policy::perses::Perses;
 use crate::policy::{Policy, Unit, Verdict};
-use std::collections::HashSet;
 
-use super::{Chain, Ending};
-use crate::engine::odds::delta_key;
 use crate::tree::toy::{example_tree, parses};
 
 /// A deterministic, non-monotone verdict that keeps the full input.
@@ -200,163 +197,6 @@ fn a_room_that_changes_under_the_loop_changes_neither_commits_nor_the_bound() {
     }
 }
 
-/// At the end of a call the chain starts the next call's candidates (`Oracle::prefetch`): it
-/// asks about the configuration the call ends with, never beyond the workers (a prefetched
-/// test holds one, as the tester's do), and commits the serial sequence all the same.
-#[test]
-fn the_next_call_is_prefetched_at_the_end_without_changing_what_is_committed() {
-    let (mut ended_asked, mut released) = (0, 0);
-    for seed in 0..20u64 {
-        let full = 24;
-        let units: Vec<Unit> = (0..full as Unit).collect();
-        let judge = |c: &[Unit]| chaotic(c, full, seed);
-        let serial = run(1, seed, units.clone(), judge, &mut Sweep::new());
-        for width in [2, 3, 8] {
-            let mut oracle = ShuffledOracle::new(judge, width, seed + 31);
-            oracle.prefetch = 3;
-            oracle.vary_room = seed % 2 == 0;
-            let result = reduce(units.clone(), &mut oracle, &mut Sweep::new());
-            assert_eq!(
-                (&result, &oracle.committed),
-                (&serial.0, &serial.1),
-                "-j{width} seed {seed}"
-            );
-            assert!(oracle.asked.iter().all(|(_, k)| *k <= 3));
-            ended_asked += usize::from(oracle.asked.iter().any(|(c, k)| *c == result && *k == 0));
-            released += oracle.released_into_plan;
-        }
-        let mut one = ShuffledOracle::new(judge, 1, seed);
-        one.prefetch = 3;
-        reduce(units.clone(), &mut one, &mut Sweep::new());
-        assert!(one.asked.is_empty(), "-j1 never prefetches");
-    }
-    // most runs asked about the end they reached (the last pass's failures are predicted)
-    assert!(
-        ended_asked >= 40,
-        "asked about the real end in {ended_asked} of 60 runs"
-    );
-    // prefetches for endings a commit ruled out ran on until a plan ran out of room
-    assert!(released > 0, "no released prefetch");
-}
-
-/// A width-2 oracle whose room, like the tester's, leaves out one run prefetched by the call
-/// before, until the first candidate takes that run over; it counts the tests started before
-/// the loop first waits.
-struct Adopting {
-    unadopted: usize,
-    running: Vec<(Ticket, Verdict)>,
-    waited: bool,
-    before_wait: usize,
-}
-
-impl Oracle for Adopting {
-    fn test(&mut self, candidate: &[Unit]) -> Verdict {
-        Verdict::from_bool(candidate.len() >= 5)
-    }
-
-    fn width(&self) -> usize {
-        2
-    }
-
-    fn room(&mut self) -> usize {
-        2 - self.unadopted
-    }
-
-    fn start(&mut self, ticket: Ticket, _parent: Option<Ticket>, candidate: &[Unit]) -> Started {
-        // the first candidate is the prefetched one: its run is already one of the two
-        self.unadopted = 0;
-        self.before_wait += usize::from(!self.waited);
-        let verdict = self.test(candidate);
-        self.running.push((ticket, verdict));
-        assert!(self.running.len() <= 2, "more tests than workers");
-        Started::Running
-    }
-
-    fn finish_one(&mut self) -> Option<(Ticket, Option<Verdict>)> {
-        self.waited = true;
-        let (t, v) = self.running.pop()?;
-        Some((t, Some(v)))
-    }
-}
-
-/// The first candidate of a call takes over the run prefetched for it, which the room had
-/// counted as taken: the chain asks again, and the other worker starts at once.
-#[test]
-fn a_run_taken_over_frees_its_room_for_the_next_candidate() {
-    let mut oracle = Adopting {
-        unadopted: 1,
-        running: Vec::new(),
-        waited: false,
-        before_wait: 0,
-    };
-    let result = reduce((0..6).collect(), &mut oracle, &mut Sweep::new());
-    assert_eq!(result.len(), 5);
-    assert_eq!(
-        oracle.before_wait, 2,
-        "both workers busy before the first wait"
-    );
-}
-
-/// Records what the chain releases and cancels.
-#[derive(Default)]
-struct Releases {
-    released: Vec<Ticket>,
-    cancelled: Vec<Ticket>,
-}
-
-impl Oracle for Releases {
-    fn test(&mut self, _candidate: &[Unit]) -> Verdict {
-        Verdict::Interesting
-    }
-
-    fn cancel(&mut self, tickets: &[Ticket]) {
-        self.cancelled.extend(tickets);
-    }
-
-    fn release(&mut self, tickets: &[Ticket]) {
-        self.released.extend(tickets);
-    }
-}
-
-/// A commit on the way to an ending keeps the tests prefetched for it; those for endings the
-/// commit ruled out are released (not cancelled: the next plan may still take one over), and
-/// so are all of them once the call ends elsewhere.
-#[test]
-fn a_commit_keeps_the_prefetches_of_the_endings_still_ahead() {
-    let mut oracle = Releases::default();
-    let mut chain = Chain::new(4);
-    let ahead_ticket = new_ticket();
-    let gone_ticket = new_ticket();
-    let committed: Vec<Unit> = vec![1, 2, 3];
-    // an ending deeper in the branch kept, one off it, and the ending right after the commit
-    let (deep, off, here) = (new_ticket(), new_ticket(), new_ticket());
-    let ending = |key: &[Unit], via| Ending {
-        key: delta_key(key),
-        via,
-    };
-    chain
-        .prefetched
-        .insert(deep, ending(&[1], Some(ahead_ticket)));
-    chain
-        .prefetched
-        .insert(off, ending(&[2], Some(gone_ticket)));
-    chain.prefetched.insert(here, ending(&committed, None));
-    let ahead: HashSet<Ticket> = [ahead_ticket].into();
-    chain.keep_prefetched(&committed, &ahead, &mut oracle);
-    let mut kept: Vec<Ticket> = chain.prefetched.keys().copied().collect();
-    kept.sort_unstable();
-    assert_eq!(kept, vec![deep, here]);
-    assert_eq!(oracle.released, vec![off]);
-    // the call ends with [1]: only the test made for that ending stays
-    chain.keep_prefetched(&[1], &HashSet::new(), &mut oracle);
-    assert_eq!(
-        chain.prefetched.keys().copied().collect::<Vec<_>>(),
-        vec![deep]
-    );
-    assert_eq!(oracle.released, vec![off, here]);
-    assert!(oracle.cancelled.is_empty(), "{:?}", oracle.cancelled);
-}
-
 /// Records the candidates started before the first wait, at width 2; every test succeeds.
 #[derive(Default)]
 struct FirstTwo {
@@ -365,7 +205,7 @@ struct FirstTwo {
     before_wait: Vec<Vec<Unit>>,
 }
 
-impl Oracle for FirstTwo {
+impl Runs for FirstTwo {
     fn test(&mut self, _candidate: &[Unit]) -> Verdict {
         Verdict::Interesting
     }
@@ -388,6 +228,10 @@ impl Oracle for FirstTwo {
         Some((t, Some(Verdict::Interesting)))
     }
 }
+
+impl Predicts for FirstTwo {}
+
+impl Observes for FirstTwo {}
 
 /// A bulk pass as the cascade's first layer: units 0-3 go, else 4-7; after a success a pass
 /// with nothing to propose (the layer's sweep on what is left of it), then single units.
@@ -416,13 +260,6 @@ impl Policy for Bulk {
     fn phase(&self) -> String {
         format!("bulk {}", self.0)
     }
-
-    fn fork<'p>(&self) -> Option<Box<dyn Policy + 'p>>
-    where
-        Self: 'p,
-    {
-        Some(Box::new(*self))
-    }
 }
 
 /// With nothing learned yet (the run's first candidate, in practice a bulk deletion that mostly
@@ -440,57 +277,4 @@ fn the_first_candidate_of_a_run_is_bet_to_succeed() {
         second.iter().all(|u| first.contains(u)) && second.len() < first.len(),
         "the success branch: {started:?}"
     );
-}
-
-/// Counts the plans that ran out of room ([`Oracle::drop_released`]); every test fails.
-struct Cramped {
-    width: usize,
-    running: Vec<Ticket>,
-    drops: usize,
-}
-
-impl Oracle for Cramped {
-    fn test(&mut self, _candidate: &[Unit]) -> Verdict {
-        Verdict::NotInteresting
-    }
-
-    fn width(&self) -> usize {
-        self.width
-    }
-
-    fn start(&mut self, ticket: Ticket, _parent: Option<Ticket>, _candidate: &[Unit]) -> Started {
-        assert!(self.running.len() < self.width, "more tests than workers");
-        self.running.push(ticket);
-        Started::Running
-    }
-
-    fn finish_one(&mut self) -> Option<(Ticket, Option<Verdict>)> {
-        let t = self.running.pop()?;
-        Some((t, Some(Verdict::NotInteresting)))
-    }
-
-    fn drop_released(&mut self) {
-        self.drops += 1;
-    }
-}
-
-/// Released prefetches run on (a later call may take one over) until a plan wants their
-/// workers: a call whose whole tree of futures fits the workers never stops them, a long one
-/// does.
-#[test]
-fn released_prefetches_stop_only_when_a_plan_runs_out_of_room() {
-    let mut roomy = Cramped {
-        width: 16,
-        running: Vec::new(),
-        drops: 0,
-    };
-    reduce((0..2).collect(), &mut roomy, &mut Sweep::singles());
-    assert_eq!(roomy.drops, 0);
-    let mut tight = Cramped {
-        width: 2,
-        running: Vec::new(),
-        drops: 0,
-    };
-    reduce((0..12).collect(), &mut tight, &mut Sweep::singles());
-    assert!(tight.drops > 0);
 }

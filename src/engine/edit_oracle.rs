@@ -8,10 +8,10 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use super::{Oracle, Prefetched, Started, Ticket, new_ticket};
+use super::{Predicts, Started, Ticket, new_ticket};
 use crate::edits::EditSpace;
 use crate::engine::prefilter::{Baseline, Check, MakeChecker, Shared};
-use crate::engine::tester::{Ahead, Next, Tester, ticket_methods};
+use crate::engine::tester::{OnTester, Tester};
 use crate::policy::{Unit, Verdict};
 use crate::tree::ts::Reparse;
 
@@ -63,8 +63,6 @@ pub struct EditOracle<'a> {
     /// A group whose passes differ in their prefilter setting: from which unit on each pass's
     /// units start, and whether its candidates are parsed (see [`EditOracle::unfiltered`]).
     filtered: Vec<(Unit, bool)>,
-    /// The driver's next call, for prefetching (see [`Ahead`]).
-    ahead: Option<Ahead<'a>>,
 }
 
 impl<'a> EditOracle<'a> {
@@ -88,14 +86,7 @@ impl<'a> EditOracle<'a> {
             shared: None,
             sent: HashSet::new(),
             filtered: Vec::new(),
-            ahead: None,
         }
-    }
-
-    /// Tells the chain what the driver runs after this call (with `-j` above 1).
-    pub fn with_next(mut self, next: Next<'a>) -> Self {
-        self.ahead = Ahead::of(self.tester, next);
-        self
     }
 
     /// For a group whose passes do not all use the prefilter: `passes` lists, in order, the
@@ -248,22 +239,25 @@ fn first_missing(config: &[Unit]) -> Unit {
     lo as Unit
 }
 
-impl Oracle for EditOracle<'_> {
-    fn prefetch(&mut self, config: &[Unit], k: usize) -> Prefetched {
-        let space = self.space;
-        Ahead::prefetch(&mut self.ahead, self.tester, config, k, || {
-            space.render(config)
-        })
+impl Predicts for EditOracle<'_> {}
+
+impl OnTester for EditOracle<'_> {
+    fn tester(&self) -> &Tester {
+        self.tester
     }
 
-    fn test(&mut self, candidate: &[Unit]) -> Verdict {
+    fn tester_mut(&mut self) -> &mut Tester {
+        self.tester
+    }
+
+    fn test_candidate(&mut self, candidate: &[Unit]) -> Verdict {
         match self.prepare(new_ticket(), None, candidate) {
             Some(known) => known,
             None => self.tester.verdict(&self.buf),
         }
     }
 
-    fn commit(&mut self, ticket: Ticket, candidate: &[Unit]) {
+    fn commit_candidate(&mut self, ticket: Ticket, candidate: &[Unit]) {
         self.space.render_into(candidate, &mut self.buf);
         let published = self.shared.as_ref().and_then(|s| s.get(ticket));
         let errors = match (self.seen.get(&ticket), published) {
@@ -281,13 +275,12 @@ impl Oracle for EditOracle<'_> {
         }
     }
 
-    fn stop_requested(&self) -> bool {
-        self.tester.stopped()
-    }
-
-    ticket_methods!();
-
-    fn start(&mut self, ticket: Ticket, parent: Option<Ticket>, candidate: &[Unit]) -> Started {
+    fn start_candidate(
+        &mut self,
+        ticket: Ticket,
+        parent: Option<Ticket>,
+        candidate: &[Unit],
+    ) -> Started {
         if let Some(shared) = self.shared.clone()
             && !self.unfiltered(candidate)
         {
@@ -300,7 +293,7 @@ impl Oracle for EditOracle<'_> {
         self.tester.started(ticket, &self.buf)
     }
 
-    fn on_pass(&mut self, phase: &str) {
+    fn show_phase(&mut self, phase: &str) {
         let Some(label) = self.label else {
             let pass = phase.split(": ").next().unwrap_or_default();
             if self.marks.last().is_none_or(|m| m.pass != pass) {

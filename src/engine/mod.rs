@@ -24,10 +24,10 @@ pub fn new_ticket() -> Ticket {
     NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
-/// What [`Oracle::start`] did with a candidate.
+/// What [`Runs::start`] did with a candidate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Started {
-    /// A test is running under the ticket; [`Oracle::finish_one`] reports it.
+    /// A test is running under the ticket; [`Runs::finish_one`] reports it.
     Running,
     /// The verdict is known at once (cache, prefilter, an in-process oracle).
     Known(Verdict),
@@ -35,34 +35,23 @@ pub enum Started {
     Unknown,
 }
 
-/// What [`Oracle::prefetch`] did with a candidate of the loop's next call.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Prefetched {
-    /// A test of it runs under this ticket (no candidate of this call will wait for it).
-    Started(Ticket),
-    /// Nothing to run: its verdict is known or a test of it already runs.
-    Skipped,
-    /// No such candidate, or no prefetching now.
-    Exhausted,
-}
+/// What the loop asks of its oracle, in three parts: what runs the tests ([`Runs`]), what
+/// predicts their outcome from the text ([`Predicts`]), and what hears the loop's progress
+/// ([`Observes`]). Anything that has the three is an oracle.
+pub trait Oracle: Runs + Predicts + Observes {}
 
-/// Judges a candidate configuration.
-///
-/// `test` is required. `on_pass` hears the policy's phase. `stop_requested` lets the oracle end the run early (Ctrl-C, an attempt
-/// budget): the loop then returns the best configuration it has, which is always interesting.
-pub trait Oracle {
+impl<T: Runs + Predicts + Observes + ?Sized> Oracle for T {}
+
+/// Runs the tests of candidate configurations. `test` is required: the rest serves the
+/// speculation (above width 1) and the attempt budget, with serial defaults.
+/// `stop_requested` lets the oracle end the run early (Ctrl-C, an attempt budget): the loop
+/// then returns the best configuration it has, which is always interesting.
+pub trait Runs {
     fn test(&mut self, candidate: &[Unit]) -> Verdict;
 
     fn stop_requested(&self) -> bool {
         false
     }
-
-    /// Told what the policy is doing at the start of each pass (for progress displays).
-    fn on_pass(&mut self, _phase: &str) {}
-
-    /// Told, before each candidate is decided, how many candidates the pass has left at most
-    /// (`None`: the policy does not know), for an estimate of the pass's remaining time.
-    fn on_left(&mut self, _left: Option<usize>) {}
 
     /// How many tests may run at once. Above 1 the loop speculates along the serial chain (see
     /// `chain.rs`) and still commits exactly the candidates the serial run commits.
@@ -70,7 +59,7 @@ pub trait Oracle {
         1
     }
 
-    /// How many tests may run now, at most [`Oracle::width`]: fewer while the machine is
+    /// How many tests may run now, at most [`Runs::width`]: fewer while the machine is
     /// saturated (`throttle.rs`). It never changes what the loop commits.
     fn room(&mut self) -> usize {
         self.width()
@@ -83,13 +72,12 @@ pub trait Oracle {
     }
 
     /// Waits for one running test: its ticket and verdict, `None` when the verdict is unknown
-    /// (cancelled, interrupted). `None` overall: nothing is running. A ticket the caller never
-    /// started (with no verdict) says a worker came free: a run of the original's check ended.
+    /// (cancelled, interrupted). `None` overall: nothing is running.
     fn finish_one(&mut self) -> Option<(Ticket, Option<Verdict>)> {
         None
     }
 
-    /// Like [`Oracle::finish_one`] but without waiting: a test that has already ended, if any.
+    /// Like [`Runs::finish_one`] but without waiting: a test that has already ended, if any.
     fn finished(&mut self) -> Option<(Ticket, Option<Verdict>)> {
         None
     }
@@ -97,18 +85,6 @@ pub trait Oracle {
     /// These tickets' verdicts are no longer needed: stop their tests. Each still reports
     /// through `finish_one` (with an unknown verdict unless it finished first).
     fn cancel(&mut self, _tickets: &[Ticket]) {}
-
-    /// These prefetched tests were made for endings that can no longer happen, but a candidate
-    /// of the same bytes may still come (bulk deletions from two endings often agree, and the
-    /// call after next may begin with them): they go on, for a later candidate to take over,
-    /// until a plan wants their workers ([`Oracle::drop_released`]). The default stops them at
-    /// once.
-    fn release(&mut self, tickets: &[Ticket]) {
-        self.cancel(tickets);
-    }
-
-    /// A plan ran out of room: stop the released tests no candidate took over.
-    fn drop_released(&mut self) {}
 
     /// The serial run reaches `ticket`'s candidate: charge it to the attempt budget (a cache hit
     /// or a pruned candidate is free, as it would have been serially). `false`: the budget is
@@ -119,37 +95,37 @@ pub trait Oracle {
 
     /// The candidate of `ticket` is committed: it is the new current configuration.
     fn commit(&mut self, _ticket: Ticket, _candidate: &[Unit]) {}
+}
 
-    /// Starts a test of the `k`-th candidate (from 0) that the next call of the loop would try
-    /// if this call ended with `config` (see `chain.rs`): its verdict only warms the cache, and
-    /// the next call's candidate of the same bytes takes the test over. The default knows no
-    /// next call.
-    fn prefetch(&mut self, _config: &[Unit], _k: usize) -> Prefetched {
-        Prefetched::Exhausted
-    }
-
-    /// Every worker is busy and none with this call's tests: cancel one prefetched test that no
-    /// candidate took. `false`: there is none.
-    fn shed(&mut self) -> bool {
-        false
-    }
-
-    /// What the text says about deleting `delta` from `config`, for the speculation's odds
-    /// (see `tree/hints.rs`); it never changes a verdict. The default when the oracle knows
-    /// nothing.
+/// Predicts: what the text says about deleting `delta` from `config`, for the speculation's
+/// odds (see `tree/hints.rs`); it never changes a verdict. The default knows nothing.
+pub trait Predicts {
     fn hint(&mut self, _config: &[Unit], _delta: &[Unit]) -> Hint {
         Hint::default()
     }
 }
 
+/// Hears what the loop does, for progress displays.
+pub trait Observes {
+    /// What the policy is doing, at the start of each pass.
+    fn on_pass(&mut self, _phase: &str) {}
+
+    /// Before each candidate is decided: how many candidates the pass has left at most
+    /// (`None`: the policy does not know), for an estimate of the pass's remaining time.
+    fn on_left(&mut self, _left: Option<usize>) {}
+}
+
 /// Wraps a closure as an [`Oracle`]; used by the tests and the spec's vectors.
 pub struct FnOracle<F>(pub F);
 
-impl<F: FnMut(&[Unit]) -> bool> Oracle for FnOracle<F> {
+impl<F: FnMut(&[Unit]) -> bool> Runs for FnOracle<F> {
     fn test(&mut self, candidate: &[Unit]) -> Verdict {
         Verdict::from_bool((self.0)(candidate))
     }
 }
+
+impl<F> Predicts for FnOracle<F> {}
+impl<F> Observes for FnOracle<F> {}
 
 /// The one loop of the specification: try the policy's candidates in its order, commit the
 /// first interesting one, tell the policy the pass's outcome, repeat while it says so.
@@ -175,7 +151,7 @@ pub fn reduce(units: Vec<Unit>, oracle: &mut dyn Oracle, policy: &mut dyn Policy
             config = candidate;
         }
         if !keep_going || oracle.stop_requested() {
-            chain.finish(oracle, &config);
+            chain.finish(oracle);
             return config;
         }
     }

@@ -98,16 +98,15 @@ pub struct Traits {
 /// an online logistic regression on the rate's log-odds: one weight per edge and text, and per
 /// edge, text and the hint's names, shared by every kind of pass. Deleting `typedef ... ;` or
 /// `struct` mostly fails and deleting `*` or `( ... )` mostly succeeds, whatever the pass; so
-/// across passes, a text says what the contexts alone cannot (replayed on traces of four shared
-/// cases, the log loss fell 12-19%).
+/// across passes, a text says what the contexts alone cannot.
 #[derive(Default)]
 pub struct Odds {
     /// Smoothed (successes, candidates) per context, coarse (size `u8::MAX`) and fine.
     by_context: HashMap<Context, (f64, f64)>,
     /// The same over all contexts with the same twin: the prior of a context seen rarely.
     /// Per twin, because a twin says more than any context: a deletion that succeeded elsewhere
-    /// succeeded again 36 times in 39 in the seven shared cases' `-j2` traces, and there are
-    /// too few of them per context to learn that there.
+    /// almost always succeeds again, and there are too few of them per context to learn that
+    /// there.
     overall: [(f64, f64); 3],
     /// The correction's weight per (edge, text hash), and of the contexts' log-odds (over 1).
     by_edge: HashMap<(u8, u64), f64>,
@@ -122,15 +121,12 @@ const DECAY: f64 = 0.9;
 const PRIOR: f64 = 4.0;
 /// The success rate assumed before any decision, and the pseudo-decision that keeps the
 /// recent rate of all contexts (the prior of a new one) from the extremes. Most candidates
-/// fail, but a new kind of pass is not the last one (0.1 before: the replayed log loss of the
-/// seven shared cases' `-j2` traces fell 0.5-2.4% each at 0.5, see RESULTS). A little above an
-/// even guess: the run's first candidate, a bulk deletion with nothing learned yet, mostly
-/// succeeds (8 of 10 runs), so at `-j2` the second worker takes its success branch; the
-/// replayed log loss is the same within 1.3 nats per case.
+/// fail, but a new kind of pass is not the last one. A little above an even guess: the run's
+/// first candidate, a bulk deletion with nothing learned yet, mostly succeeds, so at `-j2` the
+/// second worker takes its success branch (bench/RESULTS.md has the replayed figures).
 const FIRST_GUESS: f64 = 0.6;
 /// The first guess per twin (unknown, failed, succeeded): a deletion's verdict elsewhere mostly
-/// holds again (replayed on the `-j2` traces of the seven shared cases, the log loss fell
-/// 1.5-7.5% per case, see RESULTS).
+/// holds again.
 const TWIN_GUESS: [f64; 3] = [FIRST_GUESS, 0.2, 0.9];
 /// The correction's learning rates: of an edge's weight, of the contexts' scale.
 const EDGE_RATE: f64 = 0.2;

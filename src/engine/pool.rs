@@ -14,7 +14,7 @@ use crate::engine::prefilter::{Check, Checker};
 use crate::engine::throttle::Throttle;
 use crate::exec::frame::Frame;
 use crate::exec::reaper;
-use crate::exec::runner::{Outcome, ScriptConfig, ScriptOracle};
+use crate::exec::runner::{Outcome, ScriptConfig, ScriptRunner};
 use crate::exec::tempdirs::{self, RunDir};
 
 pub type Ticket = u64;
@@ -244,7 +244,7 @@ fn spawn_worker(
     done: Sender<Done>,
     timeout: Arc<AtomicU64>,
 ) -> Result<Worker> {
-    let mut oracle = ScriptOracle::new(cfg)?;
+    let mut oracle = ScriptRunner::new(cfg)?;
     oracle.share_timeout(timeout);
     let cancel = oracle.cancel_flag();
     let flag = cancel.clone();

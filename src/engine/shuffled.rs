@@ -1,13 +1,12 @@
 //! An in-process stand-in for a pool of workers, for testing the speculation: a closure judges
 //! each candidate, tests "run" `width` at a time and finish in a seeded random order, some report
 //! an unknown verdict (as a lost or cancelled run would), and every commit is recorded. With
-//! `vary_room`, the room for tests changes at random, as under a CPU throttle. With `prefetch`,
-//! it takes the chain's prefetches of the next call (a phantom test each, which holds a worker
-//! until it ends, as the tester's do) and records what was asked.
+//! `vary_room`, the room for tests changes at random, as under a CPU throttle.
 
 use std::collections::HashSet;
 
-use super::{Oracle, Prefetched, Started, Ticket, Unit, Verdict, new_ticket};
+use super::{Observes, Predicts, Runs, Started, Ticket};
+use crate::policy::{Unit, Verdict};
 
 pub struct ShuffledOracle<F> {
     judge: F,
@@ -26,16 +25,6 @@ pub struct ShuffledOracle<F> {
     /// Tests started while more than the last room given already ran.
     pub over_room: usize,
     room: usize,
-    /// Start this many prefetched tests per configuration asked about (0: none).
-    pub prefetch: usize,
-    /// Each prefetch asked: the configuration the call would end with, and the index.
-    pub asked: Vec<(Vec<Unit>, usize)>,
-    /// Prefetched tests still running (they hold workers, and the room excludes them).
-    prefetching: HashSet<Ticket>,
-    /// Prefetched tests released by the chain, cancelled when a plan runs out of room.
-    released: Vec<Ticket>,
-    /// How many released tests still ran when a plan ran out of room (and were cancelled).
-    pub released_into_plan: usize,
 }
 
 impl<F: FnMut(&[Unit]) -> bool> ShuffledOracle<F> {
@@ -52,11 +41,6 @@ impl<F: FnMut(&[Unit]) -> bool> ShuffledOracle<F> {
             vary_room: false,
             over_room: 0,
             room: width.max(1),
-            prefetch: 0,
-            asked: Vec::new(),
-            prefetching: HashSet::new(),
-            released: Vec::new(),
-            released_into_plan: 0,
         }
     }
 
@@ -69,7 +53,7 @@ impl<F: FnMut(&[Unit]) -> bool> ShuffledOracle<F> {
     }
 }
 
-impl<F: FnMut(&[Unit]) -> bool> Oracle for ShuffledOracle<F> {
+impl<F: FnMut(&[Unit]) -> bool> Runs for ShuffledOracle<F> {
     fn test(&mut self, candidate: &[Unit]) -> Verdict {
         self.calls += 1;
         Verdict::from_bool((self.judge)(candidate))
@@ -83,31 +67,7 @@ impl<F: FnMut(&[Unit]) -> bool> Oracle for ShuffledOracle<F> {
         if self.vary_room {
             self.room = 1 + self.random(self.width);
         }
-        self.room.saturating_sub(self.prefetching.len())
-    }
-
-    fn prefetch(&mut self, config: &[Unit], k: usize) -> Prefetched {
-        self.asked.push((config.to_vec(), k));
-        if k >= self.prefetch {
-            return Prefetched::Exhausted;
-        }
-        if self.random(4) == 0 {
-            return Prefetched::Skipped; // as a cached verdict
-        }
-        assert!(self.running.len() < self.width, "more tests than workers");
-        let ticket = new_ticket();
-        self.prefetching.insert(ticket);
-        self.running.push((ticket, Verdict::NotInteresting));
-        self.peak = self.peak.max(self.running.len());
-        Prefetched::Started(ticket)
-    }
-
-    fn shed(&mut self) -> bool {
-        let Some(&t) = self.prefetching.iter().min() else {
-            return false;
-        };
-        self.cancelled.insert(t);
-        true
+        self.room
     }
 
     fn start(&mut self, ticket: Ticket, _parent: Option<Ticket>, candidate: &[Unit]) -> Started {
@@ -136,7 +96,6 @@ impl<F: FnMut(&[Unit]) -> bool> Oracle for ShuffledOracle<F> {
         }
         let i = self.random(self.running.len());
         let (ticket, verdict) = self.running.swap_remove(i);
-        self.prefetching.remove(&ticket);
         let lost = self.width > 1 && self.random(16) == 0;
         if self.cancelled.remove(&ticket) || lost {
             return Some((ticket, None));
@@ -148,27 +107,11 @@ impl<F: FnMut(&[Unit]) -> bool> Oracle for ShuffledOracle<F> {
         self.cancelled.extend(tickets);
     }
 
-    fn release(&mut self, tickets: &[Ticket]) {
-        for &t in tickets {
-            match self.prefetching.contains(&t) {
-                true => self.released.push(t),
-                false => {
-                    self.cancelled.insert(t);
-                }
-            }
-        }
-    }
-
-    fn drop_released(&mut self) {
-        for t in std::mem::take(&mut self.released) {
-            if self.prefetching.contains(&t) {
-                self.released_into_plan += 1;
-                self.cancelled.insert(t);
-            }
-        }
-    }
-
     fn commit(&mut self, _ticket: Ticket, candidate: &[Unit]) {
         self.committed.push(candidate.to_vec());
     }
 }
+
+impl<F> Predicts for ShuffledOracle<F> {}
+
+impl<F> Observes for ShuffledOracle<F> {}

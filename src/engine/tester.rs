@@ -2,14 +2,14 @@
 //! candidate's bytes), then the script. A new best is written to disk at once. The unit-level
 //! adapters render a configuration to bytes (and, for trees, reparse it as a prefilter) first.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
 use xxhash_rust::xxh3::{Xxh3, xxh3_128};
 
 use super::{Started, new_ticket};
 use crate::engine::pool::{Pool, Report, Ticket};
-use crate::engine::prefilter::{Baseline, Check, Checker};
+use crate::engine::prefilter::Check;
 use crate::exec::frame::Frame;
 use crate::exec::runner::{Outcome, RunStatus};
 use crate::policy::Verdict;
@@ -31,56 +31,24 @@ pub enum Stop {
 
 pub struct Tester {
     pool: Pool,
-    cache: Option<HashMap<u128, bool>>,
-    pub stats: Stats,
-    pub best: Vec<u8>,
-    sink: Sink,
-    max_attempts: Option<u64>,
-    /// Test runs started so far (every one counts toward --max-attempts).
-    started: u64,
-    pub progress: Progress,
-    verbose: bool,
-    pub stop: Option<Stop>,
-    /// The first error that stopped the run (cannot write a temp file, cannot spawn).
-    pub error: Option<anyhow::Error>,
+    verdicts: Verdicts,
+    budget: Budget,
     /// Cache keys of the runs in flight, by ticket.
     in_flight: HashMap<Ticket, u128>,
     /// Verdicts that arrived while waiting for another ticket.
     ready: VecDeque<(Ticket, Option<bool>)>,
-    /// The content key of every candidate begun and not yet charged, by ticket.
-    keys: HashMap<Ticket, u128>,
-    /// Candidates the prefilter skipped and not yet charged.
-    pruned: HashSet<Ticket>,
-    /// Keys the serial chain has charged (or checked first): its cache hits are free.
-    chain_seen: HashSet<u128>,
-    /// Test runs charged to `--max-attempts`: the runs the serial run would have made.
-    charged: u64,
+    pub stats: Stats,
+    pub best: Vec<u8>,
+    sink: Sink,
     /// Multi-file runs: the other files around `best`; it keys the cache and stores the best.
     frame: Option<Arc<Frame>>,
-    /// The persistent "not interesting" verdicts (dropped at the first write error).
-    disk: Option<DiskCache>,
-    /// Runs started for a call of the loop that did not exist yet ([`Tester::prefetch`]) and
-    /// that no candidate has taken over, by content key.
-    prefetched: HashMap<u128, Ticket>,
-    /// Prefetched runs taken over: the run's ticket -> the candidate's, and back.
-    adopted: HashMap<Ticket, Ticket>,
-    adopter_run: HashMap<Ticket, Ticket>,
-    /// Prefetched runs released by the loop ([`Tester::release`]), stopped when a plan runs out
-    /// of room.
-    released: Vec<Ticket>,
-    /// Prefetched runs cancelled and not yet ended: no candidate takes one over.
-    dying: HashSet<Ticket>,
-    /// The feeding thread's parser, for the check of a candidate that takes over a run.
-    checker: Checker,
+    pub progress: Progress,
+    pub stop: Option<Stop>,
+    /// The first error that stopped the run (cannot write a temp file, cannot spawn).
+    pub error: Option<anyhow::Error>,
     /// A re-check made ahead of the end ([`Tester::verdict_rechecking`]): the content key it
     /// ran on, and its outcome.
     rechecked: Option<(u128, Outcome)>,
-    /// The original's check, while it runs beside the loop ([`Tester::start_check`]).
-    gate: Option<gate::Gate>,
-    /// Reports that came in while the loop waited for the check, for whoever waits for them.
-    held: VecDeque<(Ticket, Report)>,
-    /// Why the original's check failed (the run stops, and gives no result).
-    check_error: Option<anyhow::Error>,
 }
 
 /// How a test of a candidate began.
@@ -93,13 +61,6 @@ pub enum Begin {
     Refused,
 }
 
-/// What the pool reported: a run's end, or the end of one of the original's check's runs,
-/// which the check took.
-enum Heard {
-    Run(Ticket, Report),
-    Check(Ticket),
-}
-
 impl Tester {
     pub fn new(
         pool: Pool,
@@ -110,54 +71,45 @@ impl Tester {
         progress: Progress,
         verbose: bool,
     ) -> Tester {
+        let mut progress = progress;
+        progress.set_verbose(verbose);
         Tester {
             pool,
-            cache: cache.then(HashMap::new),
+            verdicts: Verdicts::new(cache),
+            budget: Budget::new(max_attempts),
+            in_flight: HashMap::new(),
+            ready: VecDeque::new(),
             stats: Stats::default(),
             best: original,
             sink,
-            max_attempts,
-            started: 0,
+            frame: None,
             progress,
-            verbose,
             stop: None,
             error: None,
-            in_flight: HashMap::new(),
-            ready: VecDeque::new(),
-            keys: HashMap::new(),
-            pruned: HashSet::new(),
-            chain_seen: HashSet::new(),
-            charged: 0,
-            frame: None,
-            disk: None,
-            prefetched: HashMap::new(),
-            adopted: HashMap::new(),
-            adopter_run: HashMap::new(),
-            released: Vec::new(),
-            dying: HashSet::new(),
-            checker: Checker::default(),
             rechecked: None,
-            gate: None,
-            held: VecDeque::new(),
-            check_error: None,
         }
     }
 
     /// Uses the persistent verdicts too (only with the in-run cache on).
     pub fn set_disk_cache(&mut self, disk: Option<DiskCache>) {
-        self.disk = disk.filter(|_| self.cache.is_some());
+        self.verdicts.set_disk(disk);
     }
 
     /// Results of the interrupted run this one resumes: known interesting, so that replaying
     /// its path costs no test runs.
     pub fn preload_interesting(&mut self, keys: &[u128]) {
-        if let Some(cache) = &mut self.cache {
-            cache.extend(keys.iter().map(|&k| (k, true)));
+        for &key in keys {
+            self.verdicts.insert(key, true);
         }
     }
 
     pub fn set_timeout(&mut self, timeout: std::time::Duration) {
         self.pool.set_timeout(timeout);
+    }
+
+    /// The timeout of every test run now.
+    pub fn timeout(&self) -> std::time::Duration {
+        self.pool.timeout()
     }
 
     /// Swaps in the real output once the original has been checked.
@@ -215,20 +167,10 @@ impl Tester {
         self.pool.width()
     }
 
-    /// How many tests the loop may run now: the pool's room, less the prefetched runs that no
-    /// candidate has taken over and the original's check (they hold workers too). While the
-    /// check runs, at least one if a worker is free of both: the loop's candidate waits for no
-    /// one (a prefetched run can be shed, the check cannot).
+    /// How many tests the loop may run now (fewer than the width while the machine is
+    /// saturated: see `throttle.rs`).
     pub fn room(&mut self) -> usize {
-        let room = self.pool.room().saturating_sub(self.prefetched.len());
-        match self.checking() {
-            0 => room,
-            checking => {
-                let held = self.prefetched.len() + checking;
-                let free = self.pool.width().saturating_sub(held);
-                room.saturating_sub(checking).max(free.min(1))
-            }
-        }
+        self.pool.room()
     }
 
     pub fn stopped(&self) -> bool {
@@ -237,49 +179,15 @@ impl Tester {
 
     /// Whether --max-attempts allows another test run.
     pub fn budget_left(&self) -> bool {
-        self.max_attempts.is_none_or(|max| self.started < max)
+        self.budget.left()
     }
 
-    /// Waits for the pool's next report (the wait is the feeding thread's idle time); the
-    /// original's check takes its own.
+    /// Waits for the pool's next report (the wait is the feeding thread's idle time).
     fn wait_pool(&mut self) -> Option<(Ticket, Report)> {
-        self.next_run_report(true)
-    }
-
-    /// Like [`Tester::wait_pool`], without waiting.
-    fn pool_done_now(&mut self) -> Option<(Ticket, Report)> {
-        self.next_run_report(false)
-    }
-
-    /// [`Tester::next_report`], past the check's own reports.
-    fn next_run_report(&mut self, wait: bool) -> Option<(Ticket, Report)> {
-        loop {
-            if let Heard::Run(ticket, report) = self.next_report(wait)? {
-                return Some((ticket, report));
-            }
-        }
-    }
-
-    /// A report held back while the loop waited for the check, else the pool's next one
-    /// (waiting for it with `wait`), or the ticket of one of the check's runs that the check
-    /// took.
-    fn next_report(&mut self, wait: bool) -> Option<Heard> {
-        if let Some((ticket, report)) = self.held.pop_front() {
-            return Some(Heard::Run(ticket, report));
-        }
-        let (ticket, report) = match wait {
-            true => {
-                let waiting = std::time::Instant::now();
-                let done = self.pool.next_done();
-                self.stats.wait_seconds += waiting.elapsed().as_secs_f64();
-                done?
-            }
-            false => self.pool.done_now()?,
-        };
-        Some(match self.gate_takes(ticket, report) {
-            Some((ticket, report)) => Heard::Run(ticket, report),
-            None => Heard::Check(ticket),
-        })
+        let waiting = std::time::Instant::now();
+        let done = self.pool.next_done();
+        self.stats.wait_seconds += waiting.elapsed().as_secs_f64();
+        done
     }
 
     fn count(&mut self, outcome: &Outcome) {
@@ -294,15 +202,22 @@ impl Tester {
             self.stats.test_seconds += outcome.elapsed.as_secs_f64();
         }
         self.stats.interesting += outcome.interesting as u64;
+        // a failure, but not the one kept (--same-failure derives every run's signature)
+        if !outcome.interesting
+            && outcome.signature.is_some()
+            && outcome.status != RunStatus::TimedOut
+        {
+            self.stats.slips += 1;
+        }
         self.report_verbose(outcome);
     }
 
     /// Remembers a verdict (the original's, checked before the run starts).
     pub fn remember(&mut self, candidate: &[u8], interesting: bool) {
         let key = self.key(candidate);
-        if let Some(cache) = &mut self.cache {
-            cache.insert(key, interesting);
-            self.chain_seen.insert(key);
+        if self.verdicts.on() {
+            self.verdicts.insert(key, interesting);
+            self.budget.seen(key);
         }
     }
 
@@ -318,20 +233,20 @@ impl Tester {
     /// Whether candidates may be checked by the workers ([`Tester::started_checked`]): not under
     /// `--max-attempts`, whose exact count needs each run decided on the feeding thread.
     pub fn checks_off_thread(&self) -> bool {
-        self.max_attempts.is_none() && self.width() > 1
+        !self.budget.limited() && self.width() > 1
     }
 
     /// Starts judging a candidate whose prefilter question a worker answers first: the cache's
     /// verdict, if any, goes with it and counts only if the candidate passes the check.
     pub fn started_checked(&mut self, ticket: Ticket, candidate: &[u8], check: Check) -> Started {
-        debug_assert!(self.max_attempts.is_none());
+        debug_assert!(!self.budget.limited());
         if self.stopped() {
             self.stop.get_or_insert(Stop::Interrupted);
             return Started::Unknown;
         }
         let key = self.key(candidate);
-        self.keys.insert(ticket, key);
-        let known = self.cache.as_ref().and_then(|c| c.get(&key)).copied();
+        self.budget.begun(ticket, key);
+        let known = self.verdicts.get(key);
         // A known "no" is the verdict whatever the check says (skipped or not, it is not
         // interesting), so it needs no worker: only a known "yes" must wait for the check.
         if known == Some(false) {
@@ -341,18 +256,6 @@ impl Tester {
         }
         if known.is_none() && self.disk_rejects(key) {
             return Started::Known(Verdict::NotInteresting);
-        }
-        // a prefetched run of the same bytes: the check first, here (a worker would run it
-        // before the test), then the run is this candidate's
-        let value_baseline = matches!(check.baseline, Baseline::Value(_));
-        if known.is_none() && value_baseline && self.adoptable(key) {
-            if check.answer(&mut self.checker, candidate) {
-                self.keys.remove(&ticket);
-                self.prune(ticket);
-                return Started::Known(Verdict::NotInteresting);
-            }
-            self.adopt(key, ticket);
-            return Started::Running;
         }
         if !self
             .pool
@@ -375,8 +278,8 @@ impl Tester {
             return Begin::Refused;
         }
         let key = self.key(candidate);
-        self.keys.insert(ticket, key);
-        if let Some(&hit) = self.cache.as_ref().and_then(|c| c.get(&key)) {
+        self.budget.begun(ticket, key);
+        if let Some(hit) = self.verdicts.get(key) {
             self.stats.cache_hits += 1;
             self.progress.tick(self.shown_len(), &self.stats);
             return Begin::Known(hit);
@@ -384,23 +287,15 @@ impl Tester {
         if self.disk_rejects(key) {
             return Begin::Known(false);
         }
-        if self.adopt(key, ticket) {
-            return Begin::Running;
-        }
-        if let Some(max) = self.max_attempts {
-            // exact: never more runs than the budget, and (so that the result is the serial
-            // run's whatever -j is) never a run the serial chain could not charge: while one
-            // runs uncharged, nothing else starts
-            if self.started >= max || self.started > self.charged {
-                return Begin::Refused;
-            }
+        if !self.budget.may_start() {
+            return Begin::Refused;
         }
         if !self.pool.submit(ticket, candidate.to_vec()) {
             self.error = Some(anyhow::anyhow!("no idle test worker (internal error)"));
             self.stop = Some(Stop::Error);
             return Begin::Refused;
         }
-        self.started += 1;
+        self.budget.started();
         self.in_flight.insert(ticket, key);
         crate::report::trace::event('S', ticket);
         Begin::Running
@@ -409,14 +304,11 @@ impl Tester {
     /// Whether the persistent cache knows `key` is not interesting; a hit is counted and kept in
     /// the run's cache.
     fn disk_rejects(&mut self, key: u128) -> bool {
-        if !self.disk.as_ref().is_some_and(|d| d.rejected(key)) {
+        if !self.verdicts.rejected_on_disk(key) {
             return false;
         }
         self.stats.cache_hits += 1;
         self.stats.persistent_hits += 1;
-        if let Some(cache) = &mut self.cache {
-            cache.insert(key, false);
-        }
         self.progress.tick(self.shown_len(), &self.stats);
         true
     }
@@ -430,7 +322,7 @@ impl Tester {
     /// `ticket`'s verdict was known without a test (its adapter counts why): it costs no
     /// attempt when the serial chain reaches it.
     pub fn skip(&mut self, ticket: Ticket) {
-        self.pruned.insert(ticket);
+        self.budget.skip(ticket);
     }
 
     /// The serial chain uses `ticket`'s verdict: charge `--max-attempts` as the serial run
@@ -442,36 +334,20 @@ impl Tester {
 
     /// [`Tester::charge`] without the trace's decision (made when the verdict is in).
     fn charge_quietly(&mut self, ticket: Ticket) -> bool {
-        if self.pruned.remove(&ticket) {
-            return true;
-        }
-        let key = self.keys.remove(&ticket);
-        if self.cache.is_some() && key.is_some_and(|k| self.chain_seen.contains(&k)) {
-            return true;
-        }
-        if self.max_attempts.is_some_and(|max| self.charged >= max) {
+        let charged = self.budget.charge(ticket, self.verdicts.on());
+        if !charged {
             self.stop = Some(Stop::Budget);
-            return false;
         }
-        self.charged += 1;
-        if let (Some(k), true) = (key, self.cache.is_some()) {
-            self.chain_seen.insert(k);
-        }
-        true
+        charged
     }
 
-    /// Waits for a started run: its ticket and verdict (`None`: cancelled or interrupted), or
-    /// for a run of the original's check (its ticket, `None`), which frees a worker.
+    /// Waits for a started run: its ticket and verdict (`None`: cancelled or interrupted).
     pub fn next_done(&mut self) -> Option<(Ticket, Option<bool>)> {
         if let Some(done) = self.ready.pop_front() {
             return Some(done);
         }
-        match self.next_report(true)? {
-            Heard::Run(ticket, report) => Some(self.settle(ticket, report)),
-            // a run of the original's check ended: its worker is the loop's now, so the loop
-            // plans again (the ticket is none of the loop's: it hears no verdict)
-            Heard::Check(ticket) => Some((ticket, None)),
-        }
+        let (ticket, report) = self.wait_pool()?;
+        Some(self.settle(ticket, report))
     }
 
     /// Like [`Tester::next_done`], without waiting: a run that has already ended, if any.
@@ -479,32 +355,19 @@ impl Tester {
         if let Some(done) = self.ready.pop_front() {
             return Some(done);
         }
-        let (ticket, report) = self.pool_done_now()?;
+        let (ticket, report) = self.pool.done_now()?;
         Some(self.settle(ticket, report))
     }
 
     /// Counts a finished job, caches its verdict and says what it was (`None`: unknown).
     fn settle(&mut self, run: Ticket, report: Report) -> (Ticket, Option<bool>) {
         crate::report::trace::event('D', run);
-        self.dying.remove(&run);
-        // a prefetched run answers for the candidate that took it over (if one did)
-        let ticket = match self.adopted.remove(&run) {
-            Some(adopter) => {
-                self.adopter_run.remove(&adopter);
-                adopter
-            }
-            None => run,
-        };
-        if let Some(&key) = self.in_flight.get(&run)
-            && self.prefetched.get(&key) == Some(&run)
-        {
-            self.prefetched.remove(&key);
-        }
+        let ticket = run;
         let outcome = match report {
             Report::Ran(outcome) => outcome,
             Report::Pruned => {
                 self.in_flight.remove(&ticket);
-                self.keys.remove(&ticket);
+                self.budget.forget(ticket);
                 self.prune(ticket);
                 return (ticket, Some(false));
             }
@@ -542,8 +405,8 @@ impl Tester {
                 return (ticket, None);
             }
         };
-        if let (Some(cache), Some(key)) = (&mut self.cache, key) {
-            cache.insert(key, interesting);
+        if let Some(key) = key {
+            self.verdicts.insert(key, interesting);
         }
         self.progress.tick(self.shown_len(), &self.stats);
         (ticket, Some(interesting))
@@ -552,31 +415,16 @@ impl Tester {
     /// Keeps a "not interesting" verdict on disk; a write error drops the persistent cache with
     /// one warning (the run goes on without it).
     fn persist_rejection(&mut self, key: Option<u128>) {
-        let (Some(disk), Some(key)) = (&mut self.disk, key) else {
-            return;
-        };
-        if let Err(e) = disk.reject(key) {
-            let path = disk.path().display().to_string();
-            self.disk = None;
-            self.progress.println(&format!(
-                "reduce: warning: cannot write the persistent cache {path} ({e}); going on without it"
-            ));
+        if let Some(warning) = key.and_then(|k| self.verdicts.persist_rejection(k)) {
+            self.progress.println(&warning);
         }
     }
 
-    /// Stops the runs of these tickets; each still reports through `next_done`. A prefetched
-    /// run that a candidate took over is that candidate's to cancel.
+    /// Stops the runs of these tickets; each still reports through `next_done`.
     pub fn cancel(&mut self, tickets: &[Ticket]) {
         for &t in tickets {
-            if self.adopted.contains_key(&t) {
-                continue;
-            }
             crate::report::trace::event('X', t);
-            let run = self.adopter_run.get(&t).copied().unwrap_or(t);
-            if self.untaken(run) {
-                self.dying.insert(run);
-            }
-            self.pool.cancel(run);
+            self.pool.cancel(t);
         }
     }
 
@@ -601,8 +449,7 @@ impl Tester {
     /// Charges `candidate` to the budget and starts judging it, as the serial run does: its
     /// verdict if it is known at once (a cache hit, no budget left, stopping), `None` if it runs.
     fn start_serial(&mut self, ticket: Ticket, candidate: &[u8]) -> Option<Verdict> {
-        self.drop_prefetched();
-        self.keys.insert(ticket, self.key(candidate));
+        self.budget.begun(ticket, self.key(candidate));
         if !self.charge_quietly(ticket) {
             return Some(Verdict::NotInteresting);
         }
@@ -624,10 +471,6 @@ impl Tester {
     /// Makes an interesting `candidate` the best even if it is not smaller (an enabling rewrite,
     /// which the driver undoes unless the reductions it enables pay for it).
     pub fn accept_any(&mut self, candidate: &[u8]) {
-        // nothing reaches the output before the original's check has passed
-        if !self.await_check() {
-            return;
-        }
         self.best = candidate.to_vec();
         self.store_best();
         crate::exec::panic::injection_point("after-improvement");
@@ -637,9 +480,6 @@ impl Tester {
     /// Makes `candidate` the best result even if it is not smaller (the final layout, which the
     /// caller has just seen pass the test).
     pub fn replace_best(&mut self, candidate: &[u8]) {
-        if !self.await_check() {
-            return;
-        }
         self.best = candidate.to_vec();
         self.store_best();
     }
@@ -655,7 +495,7 @@ impl Tester {
 
     fn report_verbose(&self, o: &Outcome) {
         let timed_out = o.status == RunStatus::TimedOut;
-        if !self.verbose || (self.stats.tests > VERBOSE_RUNS && !timed_out) {
+        if !self.progress.verbose() || (self.stats.tests > VERBOSE_RUNS && !timed_out) {
             return;
         }
         let mut text = format!(
@@ -684,15 +524,12 @@ impl Tester {
     }
 }
 
-#[macro_use]
-mod methods;
-pub(crate) use methods::ticket_methods;
-
 mod adapters;
-mod ahead;
-mod gate;
-mod prefetch;
+mod budget;
+mod on_tester;
 mod scripted;
+mod verdicts;
 pub use adapters::{PREFILTER_MAX_BYTES, SegmentsOracle, TreeOracle};
-pub use ahead::{Ahead, Next};
-pub use gate::CheckHooks;
+use budget::Budget;
+pub use on_tester::OnTester;
+use verdicts::Verdicts;

@@ -3,9 +3,8 @@
 //!
 //! Speculation keeps `-j` tests running, most of them on candidates the serial run may never
 //! reach. When `-j` is above the number of CPUs and the tests compute, those extra tests take
-//! CPU time from the one the run waits for, and every test gets slower: on 2 CPUs, zlib's test
-//! plus a 0.2 s sleep reduced in 30 s at `-j16` and 34-36 s at `-j32`, with the CPUs 65% and 95%
-//! busy. So with local tests and `-j` above the CPU count, the loop asks [`Throttle::room`]
+//! CPU time from the one the run waits for, and every test gets slower, so that a wider run can
+//! end later than a narrower one. So with local tests and `-j` above the CPU count, the loop asks [`Throttle::room`]
 //! before starting a test: it samples the whole machine's CPU time (`/proc/stat`) a few times a
 //! second, gives up an eighth of the room while the CPUs are nearly all busy and takes one slot
 //! back while they are not, never going below the CPU count. Tests that wait (on a sleep, the

@@ -1,7 +1,7 @@
 //! The interestingness test: runs the user's test ([`Check`]: a `--test` script, a `-c` shell
 //! command or a program after `--`) on one candidate.
 //!
-//! Each [`ScriptOracle`] owns a private temporary directory. A run empties it, writes the
+//! Each [`ScriptRunner`] owns a private temporary directory. A run empties it, writes the
 //! candidate there under the input's own file name (so C-Reduce style scripts that say
 //! `grep foo input.c` work) and runs the test in it with the candidate's absolute path (see
 //! [`Check::argv`]), stdin from `/dev/null`, in its own process group. In a multi-file run the
@@ -31,6 +31,7 @@ use wait_timeout::ChildExt;
 
 use crate::exec::capture::{self, Captures};
 pub use crate::exec::check::conditions::signal_name;
+use crate::exec::check::conditions::signature_of;
 use crate::exec::check::{Check, Expect, Streams, TestCommand, quote_words};
 use crate::exec::frame::Frame;
 use crate::exec::launcher::{self, Launcher};
@@ -39,6 +40,8 @@ pub use crate::exec::script::ensure_script_runnable;
 use crate::exec::tempdirs::make_owner_writable;
 use crate::exit::{FailureKind, fail};
 use crate::signal;
+use crate::signature::Signature;
+use crate::store::slipped::Slipped;
 
 /// How much of the end of stdout and stderr a verbose run shows.
 pub const CAPTURE_LIMIT: usize = 4096;
@@ -111,6 +114,9 @@ pub struct Outcome {
     pub stdout: Option<String>,
     /// The last [`CAPTURE_LIMIT`] bytes of stderr, when verbose.
     pub stderr: Option<String>,
+    /// The run's failure signature, when the run derives it ([`ScriptConfig::derive`] or
+    /// `--same-failure`) and it failed.
+    pub signature: Option<Box<Signature>>,
 }
 
 impl Outcome {
@@ -123,6 +129,7 @@ impl Outcome {
             elapsed,
             stdout: None,
             stderr: None,
+            signature: None,
         }
     }
 }
@@ -130,7 +137,7 @@ impl Outcome {
 /// What to run and how.
 #[derive(Clone, Debug)]
 pub struct ScriptConfig {
-    /// The test; a script's path is made absolute by [`ScriptOracle::new`] if it is not.
+    /// The test; a script's path is made absolute by [`ScriptRunner::new`] if it is not.
     pub check: Check,
     /// The input's own file name, e.g. `input.c`: the candidate is written under this name.
     pub file_name: OsString,
@@ -141,26 +148,31 @@ pub struct ScriptConfig {
     pub temp_root: Option<PathBuf>,
     /// Run each test as a job through this launcher (`--launcher`) instead of locally.
     pub launcher: Option<Launcher>,
+    /// Capture both streams and derive each run's failure signature ([`Outcome::signature`]),
+    /// whatever the conditions need.
+    pub derive: bool,
+    /// `--save-slipped`: where a candidate that fails another way goes.
+    pub slipped: Option<Arc<Slipped>>,
 }
 
 /// Runs the test script on candidates, one at a time, in a private directory.
-pub struct ScriptOracle {
+pub struct ScriptRunner {
     cfg: ScriptConfig,
     /// The absolute path of `work`.
     dir: PathBuf,
     work: TempDir,
-    /// Set by another thread to kill the current run (see [`ScriptOracle::cancel_flag`]).
+    /// Set by another thread to kill the current run (see [`ScriptRunner::cancel_flag`]).
     cancel: Arc<AtomicBool>,
     /// The timeout in nanoseconds, read while a run goes on: it may be set during the run
     /// (the original's check decides it while the first candidates already run), and the
-    /// pool's workers share one (see [`ScriptOracle::share_timeout`]).
+    /// pool's workers share one (see [`ScriptRunner::share_timeout`]).
     timeout: Arc<AtomicU64>,
     /// With a launcher: a private directory beside `work` holding the job wrapper and the
     /// status files, and the wrapper's path.
     jobs: Option<(TempDir, PathBuf)>,
 }
 
-impl ScriptOracle {
+impl ScriptRunner {
     /// Creates the private working directory.
     pub fn new(mut cfg: ScriptConfig) -> anyhow::Result<Self> {
         check_file_name(&cfg.file_name)?;
@@ -180,7 +192,7 @@ impl ScriptOracle {
             None => None,
         };
         let timeout = Arc::new(AtomicU64::new(nanos(cfg.timeout)));
-        Ok(ScriptOracle {
+        Ok(ScriptRunner {
             cfg,
             dir,
             work,
@@ -209,6 +221,12 @@ impl ScriptOracle {
     /// From now on the timeout is `shared`'s (one setting for every worker of a pool).
     pub fn share_timeout(&mut self, shared: Arc<AtomicU64>) {
         self.timeout = shared;
+    }
+
+    /// From the next run on, runs this test instead (`--reduce-args`: the same conditions on
+    /// another command line).
+    pub fn set_check(&mut self, check: Check) {
+        self.cfg.check = check;
     }
 
     /// The absolute path of the directory the script runs in.
@@ -259,13 +277,29 @@ impl ScriptOracle {
             }
         };
         let elapsed = start.elapsed();
+        let signature = match self.derives() {
+            true => {
+                signature_of(status, output.stdout.as_ref(), output.stderr.as_ref()).map(Box::new)
+            }
+            false => None,
+        };
         let streams = Streams {
             stdout: output.stdout.as_ref(),
             stderr: output.stderr.as_ref(),
             timeout: self.timeout(),
+            signature: signature.as_deref(),
         };
         let via_shell = self.cfg.check.via_shell() || self.cfg.launcher.is_some();
         let unmet = self.cfg.check.conditions.unmet(status, via_shell, streams);
+        if let (Some(slipped), Some(got), Some(want), None) = (
+            &self.cfg.slipped,
+            &signature,
+            &self.cfg.check.conditions.same,
+            frame,
+        ) {
+            // a side effect only: the verdict is the conditions'
+            slipped.offer(want, got, candidate);
+        }
         let shown = |c: &Option<capture::Captured>| match self.cfg.verbose {
             true => c.as_ref().map(|c| c.last_text(CAPTURE_LIMIT)),
             false => None,
@@ -281,15 +315,22 @@ impl ScriptOracle {
             elapsed,
             stdout: shown(&output.stdout),
             stderr: shown(&output.stderr),
+            signature,
         })
     }
 
-    /// Whether stdout, stderr are captured (for a condition, or to show them).
+    /// Whether each run's failure signature is derived.
+    fn derives(&self) -> bool {
+        self.cfg.derive || self.cfg.slipped.is_some() || self.cfg.check.conditions.needs_signature()
+    }
+
+    /// Whether stdout, stderr are captured (for a condition, a signature, or to show them).
     fn captured_streams(&self) -> (bool, bool) {
         let c = &self.cfg.check.conditions;
+        let derives = self.derives();
         (
-            self.cfg.verbose || c.needs_stdout(),
-            self.cfg.verbose || c.needs_stderr(),
+            self.cfg.verbose || derives || c.needs_stdout(),
+            self.cfg.verbose || derives || c.needs_stderr(),
         )
     }
 
@@ -357,7 +398,7 @@ impl ScriptOracle {
         command
     }
 
-    /// See [`ScriptOracle::command`].
+    /// See [`ScriptRunner::command`].
     fn configure(&self, command: &mut Command) {
         let (out, err) = self.captured_streams();
         command
@@ -491,7 +532,7 @@ impl ScriptOracle {
     }
 }
 
-impl Drop for ScriptOracle {
+impl Drop for ScriptRunner {
     /// Empties the working directory even if the script made parts of it unwritable, so that
     /// `TempDir`'s own cleanup succeeds.
     fn drop(&mut self) {

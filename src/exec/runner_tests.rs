@@ -21,14 +21,16 @@ fn config(script: PathBuf, verbose: bool) -> ScriptConfig {
         verbose,
         temp_root: None,
         launcher: None,
+        derive: false,
+        slipped: None,
     }
 }
 
 /// An oracle for a script with `body`, its scratch directory, and that directory's path.
-fn oracle_for(body: &str, verbose: bool) -> (ScriptOracle, TempDir) {
+fn oracle_for(body: &str, verbose: bool) -> (ScriptRunner, TempDir) {
     let scratch = tempfile::tempdir().unwrap();
     let path = script(scratch.path(), "test.sh", body);
-    (ScriptOracle::new(config(path, verbose)).unwrap(), scratch)
+    (ScriptRunner::new(config(path, verbose)).unwrap(), scratch)
 }
 
 /// Whether `pid` is gone. A zombie counts as gone: PID 1 in a container may never reap it.
@@ -96,7 +98,7 @@ fn the_script_gets_the_candidates_absolute_path_and_runs_beside_it() {
         seen.display()
     );
     let path = script(scratch.path(), "test.sh", &body);
-    let mut oracle = ScriptOracle::new(config(path, false)).unwrap();
+    let mut oracle = ScriptRunner::new(config(path, false)).unwrap();
     assert!(oracle.run(b"int foo;\n").unwrap().interesting);
     let expected = format!(
         "{}\n{}\n",
@@ -127,7 +129,7 @@ fn a_slow_script_times_out_and_its_background_job_dies() {
         pidfile.display()
     );
     let path = script(scratch.path(), "test.sh", &body);
-    let mut oracle = ScriptOracle::new(config(path, false)).unwrap();
+    let mut oracle = ScriptRunner::new(config(path, false)).unwrap();
     oracle.set_timeout(Duration::from_millis(500));
     let start = Instant::now();
     let outcome = oracle.run(b"x").unwrap();
@@ -147,7 +149,7 @@ fn a_background_job_left_by_a_passing_script_is_killed() {
     let pidfile = scratch.path().join("pid");
     let body = format!("sleep 60 &\necho $! > '{}'\nexit 0", pidfile.display());
     let path = script(scratch.path(), "test.sh", &body);
-    let mut oracle = ScriptOracle::new(config(path, false)).unwrap();
+    let mut oracle = ScriptRunner::new(config(path, false)).unwrap();
     let start = Instant::now();
     let outcome = oracle.run(b"x").unwrap();
     assert!(outcome.interesting);
@@ -170,7 +172,7 @@ fn changes_a_script_makes_to_its_directory_do_not_reach_the_next_run() {
         m = marker.display()
     );
     let path = script(scratch.path(), "test.sh", &body);
-    let mut oracle = ScriptOracle::new(config(path, false)).unwrap();
+    let mut oracle = ScriptRunner::new(config(path, false)).unwrap();
     assert!(!oracle.run(b"hello").unwrap().interesting);
     assert!(marker.exists());
     assert!(oracle.run(b"hello").unwrap().interesting);
@@ -199,7 +201,7 @@ fn a_dropped_oracle_removes_its_directory_even_when_chmod_ed_shut() {
     );
     let mut cfg = config(path, false);
     cfg.temp_root = Some(root.path().to_path_buf());
-    let mut oracle = ScriptOracle::new(cfg).unwrap();
+    let mut oracle = ScriptRunner::new(cfg).unwrap();
     let dir = oracle.dir().to_path_buf();
     assert!(dir.starts_with(fs::canonicalize(root.path()).unwrap()));
     let name = dir.file_name().unwrap().to_string_lossy().into_owned();
@@ -273,7 +275,7 @@ fn an_interrupt_during_the_run_kills_the_script_and_its_children() {
     let pidfile = scratch.path().join("pid");
     let body = format!("sleep 60 &\necho $! > '{}'\nwait", pidfile.display());
     let path = script(scratch.path(), "test.sh", &body);
-    let mut oracle = ScriptOracle::new(config(path, false)).unwrap();
+    let mut oracle = ScriptRunner::new(config(path, false)).unwrap();
     let pidfile_seen = pidfile.clone();
     let interrupter = thread::spawn(move || {
         let give_up = Instant::now() + SLACK;
@@ -301,7 +303,7 @@ fn a_script_without_a_shebang_fails_with_advice_to_add_one() {
     let path = scratch.path().join("test.sh");
     fs::write(&path, "exit 0\n").unwrap();
     fs::set_permissions(&path, Permissions::from_mode(0o755)).unwrap();
-    let mut oracle = ScriptOracle::new(config(path, false)).unwrap();
+    let mut oracle = ScriptRunner::new(config(path, false)).unwrap();
     let message = format!("{:#}", oracle.run(b"x").unwrap_err());
     assert!(message.contains("#!"), "{message}");
 }
@@ -310,7 +312,7 @@ fn a_script_without_a_shebang_fails_with_advice_to_add_one() {
 fn a_missing_script_is_an_error_naming_it() {
     let _guard = signal::shared();
     let missing = PathBuf::from("/nonexistent/reduce-test.sh");
-    let mut oracle = ScriptOracle::new(config(missing, false)).unwrap();
+    let mut oracle = ScriptRunner::new(config(missing, false)).unwrap();
     let message = format!("{:#}", oracle.run(b"x").unwrap_err());
     assert!(
         message.contains("failed to run test script /nonexistent/reduce-test.sh"),
@@ -322,7 +324,7 @@ fn a_missing_script_is_an_error_naming_it() {
 fn a_file_name_with_a_slash_is_rejected() {
     let mut cfg = config(PathBuf::from("/bin/true"), false);
     cfg.file_name = OsString::from("a/b.c");
-    assert!(ScriptOracle::new(cfg.clone()).is_err());
+    assert!(ScriptRunner::new(cfg.clone()).is_err());
     cfg.file_name = OsString::from("..");
-    assert!(ScriptOracle::new(cfg).is_err());
+    assert!(ScriptRunner::new(cfg).is_err());
 }

@@ -1,6 +1,8 @@
-//! Before the first run: is the --test script something the kernel can execute? Each way it
-//! cannot (missing, a directory, not executable, no `#!` line, a `#!` line with Windows line
-//! endings or a missing interpreter) gets one line naming the problem and the fix.
+//! Before the first run: can the test be started? The `--test` script must be something the
+//! kernel can execute; the program after `--` a path (relative to the directory `reduce` was
+//! started in: the test itself runs elsewhere) or a bare name found on `PATH`, as a shell would.
+//! Each way one cannot (missing, a directory, not executable, no `#!` line, a `#!` line with
+//! Windows line endings or a missing interpreter) gets one line naming the problem and the fix.
 
 use std::fs::{self, File};
 use std::io::{self, Read};
@@ -16,19 +18,12 @@ pub fn ensure_script_runnable(script: &Path, cwd: &Path) -> anyhow::Result<PathB
     let path = std::path::absolute(cwd.join(script))
         .with_context(|| format!("cannot resolve the --test script {}", script.display()))?;
     let shown = path.display();
-    let metadata = match fs::metadata(&path) {
-        Ok(metadata) => metadata,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            bail!("the --test script {shown} does not exist; check the path given to --test")
-        }
-        Err(e) => bail!("cannot access the --test script {shown}: {e}; check its permissions"),
-    };
-    if metadata.is_dir() {
-        bail!("the --test script {shown} is a directory; give --test an executable file");
-    }
-    if metadata.permissions().mode() & 0o111 == 0 {
-        bail!("the --test script {shown} is not executable; run `chmod +x {shown}`");
-    }
+    let what = format!("the --test script {shown}");
+    executable(
+        &path,
+        &what,
+        ("check the path given to --test", "give --test"),
+    )?;
     let head = read_head(&path).with_context(|| {
         format!("cannot read the --test script {shown}; make it readable (`chmod u+r {shown}`)")
     })?;
@@ -43,6 +38,58 @@ pub fn ensure_script_runnable(script: &Path, cwd: &Path) -> anyhow::Result<PathB
     }
     check_interpreter_line(&head, &shown.to_string())?;
     Ok(path)
+}
+
+/// The program's absolute path, or an error naming the problem and the fix.
+pub fn ensure_program_runnable(program: &Path, cwd: &Path) -> anyhow::Result<PathBuf> {
+    let shown = program.display();
+    if program.as_os_str().is_empty() {
+        bail!(
+            "the program after -- is an empty word; give the program to run, e.g. -- ./target @@"
+        );
+    }
+    let path = if program.as_os_str().as_encoded_bytes().contains(&b'/') {
+        std::path::absolute(cwd.join(program))?
+    } else {
+        match search_path(program) {
+            Some(found) => found,
+            None => bail!(
+                "the program {shown} (after --) is not on PATH; give its path, e.g. -- ./{shown} @@"
+            ),
+        }
+    };
+    let what = format!("the program {} (after --)", path.display());
+    executable(&path, &what, ("check its path", "give"))?;
+    Ok(path)
+}
+
+/// `path` is an executable file, else one line for `what` with the fixes `(missing, a
+/// directory)` call for.
+fn executable(path: &Path, what: &str, (missing, dir): (&str, &str)) -> anyhow::Result<()> {
+    let metadata = match fs::metadata(path) {
+        Ok(metadata) => metadata,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => bail!("{what} does not exist; {missing}"),
+        Err(e) if what.starts_with("the program") => bail!("cannot access {what}: {e}"),
+        Err(e) => bail!("cannot access {what}: {e}; check its permissions"),
+    };
+    if metadata.is_dir() {
+        bail!("{what} is a directory; {dir} an executable file");
+    }
+    if metadata.permissions().mode() & 0o111 == 0 {
+        bail!(
+            "{what} is not executable; run `chmod +x {}`",
+            path.display()
+        );
+    }
+    Ok(())
+}
+
+/// The first executable file called `name` in a `PATH` directory.
+fn search_path(name: &Path) -> Option<PathBuf> {
+    let dirs = std::env::var_os("PATH")?;
+    std::env::split_paths(&dirs)
+        .map(|dir| dir.join(name))
+        .find(|p| fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0))
 }
 
 /// The first line of a file, at most 512 bytes of it.
@@ -161,5 +208,38 @@ mod tests {
                 "{message}"
             );
         }
+    }
+
+    fn error(program: &Path, cwd: &Path) -> String {
+        format!("{:#}", ensure_program_runnable(program, cwd).unwrap_err())
+    }
+
+    #[test]
+    fn a_bare_name_is_found_on_path_and_a_relative_path_in_cwd() {
+        let found = ensure_program_runnable(Path::new("sh"), Path::new("/")).unwrap();
+        assert!(found.is_absolute() && found.ends_with("sh"), "{found:?}");
+        let dir = tempfile::tempdir().unwrap();
+        let prog = dir.path().join("prog");
+        fs::write(&prog, "#!/bin/sh\n").unwrap();
+        fs::set_permissions(&prog, Permissions::from_mode(0o755)).unwrap();
+        assert_eq!(
+            ensure_program_runnable(Path::new("./prog"), dir.path()).unwrap(),
+            dir.path().join("prog")
+        );
+    }
+
+    #[test]
+    fn missing_directory_and_non_executable_programs_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let message = error(Path::new("no-such-program-reduce"), dir.path());
+        assert!(message.contains("not on PATH"), "{message}");
+        let message = error(Path::new("./nope"), dir.path());
+        assert!(message.contains("does not exist"), "{message}");
+        let message = error(dir.path(), Path::new("/"));
+        assert!(message.contains("is a directory"), "{message}");
+        let plain = dir.path().join("plain");
+        fs::write(&plain, "x").unwrap();
+        let message = error(&plain, Path::new("/"));
+        assert!(message.contains("chmod +x"), "{message}");
     }
 }

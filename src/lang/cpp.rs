@@ -2,7 +2,7 @@
 //! code parses with hundreds of ERROR regions; those are reduced token by token.
 
 use super::c::C;
-use super::table::RewriteTable;
+use super::table::{RewriteTable, concat};
 use super::{LangSpec, Overrides, RenderRules};
 
 fn language() -> tree_sitter::Language {
@@ -41,38 +41,26 @@ pub static SPEC: LangSpec = LangSpec {
         slot_excludes: &[("translation_unit", super::c::NOT_AT_FILE_SCOPE)],
     },
     comments: &["comment"],
-    render: RenderRules {
-        word_chars: b"",
-        empty_block: None,
-    },
+    render: RenderRules::NONE,
     rewrite: &CPP,
 };
+
+/// C's expression kinds and C++'s own.
+const EXPRESSIONS: [&str; 18] = concat(
+    super::c::EXPRESSIONS,
+    [
+        "new_expression",
+        "lambda_expression",
+        "qualified_identifier",
+    ],
+);
 
 /// The C++ rewrite table: the C facts (tree-sitter-cpp extends the C grammar) plus C++'s item
 /// lists (namespace, `extern "C"` and class bodies, whose items the bulk passes delete or strip
 /// as they do the file's), templates wrapping items, constructors' initializer lists, and the
 /// C++ names, expressions, types and specifiers.
 pub const CPP: RewriteTable = RewriteTable {
-    expressions: &[
-        "binary_expression",
-        "call_expression",
-        "cast_expression",
-        "comma_expression",
-        "conditional_expression",
-        "field_expression",
-        "parenthesized_expression",
-        "pointer_expression",
-        "sizeof_expression",
-        "subscript_expression",
-        "unary_expression",
-        "update_expression",
-        "assignment_expression",
-        "compound_literal_expression",
-        "new_expression",
-        "lambda_expression",
-        "identifier",
-        "qualified_identifier",
-    ],
+    expressions: &EXPRESSIONS,
     // `std::x` uses `std` and `x`; `~T` names `T` through its identifier
     names: &[
         "identifier",

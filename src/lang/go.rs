@@ -19,15 +19,10 @@ pub static SPEC: LangSpec = LangSpec {
             "raw_string_literal",
             "rune_literal",
         ],
-        not_list: &[],
-        attach_to_previous: &[],
-        slot_excludes: &[],
+        ..Overrides::NONE
     },
     comments: &["comment"],
-    render: RenderRules {
-        word_chars: b"",
-        empty_block: None,
-    },
+    render: RenderRules::NONE,
     rewrite: &REWRITE,
 };
 

@@ -15,9 +15,7 @@ pub static SPEC: LangSpec = LangSpec {
     overrides: Overrides {
         // quotes, escapes, text blocks
         atomic: &["string_literal", "character_literal"],
-        not_list: &[],
-        attach_to_previous: &[],
-        slot_excludes: &[],
+        ..Overrides::NONE
     },
     comments: &["line_comment", "block_comment"],
     render: RenderRules {

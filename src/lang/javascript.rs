@@ -15,9 +15,7 @@ pub static SPEC: LangSpec = LangSpec {
     overrides: Overrides {
         // quotes and escapes; template strings stay reducible (their `${}` parts)
         atomic: &["string", "regex"],
-        not_list: &[],
-        attach_to_previous: &[],
-        slot_excludes: &[],
+        ..Overrides::NONE
     },
     comments: &["comment", "html_comment"],
     render: RenderRules {
@@ -28,36 +26,39 @@ pub static SPEC: LangSpec = LangSpec {
     rewrite: &REWRITE,
 };
 
+/// JavaScript's expression kinds (TypeScript's are these and its own).
+pub const EXPRESSIONS: [&str; 22] = [
+    "array",
+    "arrow_function",
+    "assignment_expression",
+    "await_expression",
+    "binary_expression",
+    "call_expression",
+    "false",
+    "function_expression",
+    "member_expression",
+    "new_expression",
+    "null",
+    "number",
+    "object",
+    "parenthesized_expression",
+    "string",
+    "subscript_expression",
+    "template_string",
+    "ternary_expression",
+    "true",
+    "unary_expression",
+    "undefined",
+    "update_expression",
+];
+
 /// JavaScript's rewrite data: `0`, `{}`, `""`; `if`/loops become their body.
 pub const REWRITE: RewriteTable = RewriteTable {
     zero: "0",
     empty_block: "{}",
     empty_string: "\"\"",
     empty_params: "()",
-    expressions: &[
-        "array",
-        "arrow_function",
-        "assignment_expression",
-        "await_expression",
-        "binary_expression",
-        "call_expression",
-        "false",
-        "function_expression",
-        "member_expression",
-        "new_expression",
-        "null",
-        "number",
-        "object",
-        "parenthesized_expression",
-        "string",
-        "subscript_expression",
-        "template_string",
-        "ternary_expression",
-        "true",
-        "unary_expression",
-        "undefined",
-        "update_expression",
-    ],
+    expressions: &EXPRESSIONS,
     call: "call_expression",
     function_field: "function",
     parenthesized: "parenthesized_expression",

@@ -15,15 +15,10 @@ pub static SPEC: LangSpec = LangSpec {
     overrides: Overrides {
         // quotes and escapes
         atomic: &["string"],
-        not_list: &[],
-        attach_to_previous: &[],
-        slot_excludes: &[],
+        ..Overrides::NONE
     },
     comments: &["comment"],
-    render: RenderRules {
-        word_chars: b"",
-        empty_block: None,
-    },
+    render: RenderRules::NONE,
     rewrite: &REWRITE,
 };
 

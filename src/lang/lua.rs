@@ -15,16 +15,11 @@ pub static SPEC: LangSpec = LangSpec {
     overrides: Overrides {
         // quotes, escapes, long brackets `[[...]]`
         atomic: &["string"],
-        not_list: &[],
-        attach_to_previous: &[],
-        slot_excludes: &[],
+        ..Overrides::NONE
     },
     // a comment has a content child: atomic, like every comment kind
     comments: &["comment"],
-    render: RenderRules {
-        word_chars: b"",
-        empty_block: None,
-    },
+    render: RenderRules::NONE,
     rewrite: &REWRITE,
 };
 

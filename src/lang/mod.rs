@@ -74,6 +74,16 @@ pub struct Overrides {
     pub slot_excludes: &'static [(&'static str, &'static [&'static str])],
 }
 
+impl Overrides {
+    /// No override: the grammar's node types as they are.
+    pub const NONE: Overrides = Overrides {
+        atomic: &[],
+        not_list: &[],
+        attach_to_previous: &[],
+        slot_excludes: &[],
+    };
+}
+
 /// How candidates are rendered beyond the generic rules (original gaps, no gluing).
 #[derive(Clone, Copy, Default)]
 pub struct RenderRules {
@@ -83,6 +93,14 @@ pub struct RenderRules {
     /// this kind is deleted, the renderer writes the filler after the token that opens it
     /// (Python: `if x:` + deleted body renders `if x: pass`).
     pub empty_block: Option<EmptyBlock>,
+}
+
+impl RenderRules {
+    /// The generic rules alone.
+    pub const NONE: RenderRules = RenderRules {
+        word_chars: b"",
+        empty_block: None,
+    };
 }
 
 #[derive(Clone, Copy)]

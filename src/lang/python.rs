@@ -16,9 +16,7 @@ pub static SPEC: LangSpec = LangSpec {
     overrides: Overrides {
         // a string is start/content/interpolation/end tokens: reducing inside breaks the quotes
         atomic: &["string"],
-        not_list: &[],
-        attach_to_previous: &[],
-        slot_excludes: &[],
+        ..Overrides::NONE
     },
     comments: &["comment"],
     render: RenderRules {

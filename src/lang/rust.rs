@@ -15,16 +15,11 @@ pub static SPEC: LangSpec = LangSpec {
     overrides: Overrides {
         // strings and char literals are not reduced inside (escapes, raw-string hashes)
         atomic: &["string_literal", "raw_string_literal", "char_literal"],
-        not_list: &[],
-        attach_to_previous: &[],
-        slot_excludes: &[],
+        ..Overrides::NONE
     },
     // doc comments (`///`) are line_comment nodes with children: atomic, like every comment kind
     comments: &["line_comment", "block_comment"],
-    render: RenderRules {
-        word_chars: b"",
-        empty_block: None,
-    },
+    render: RenderRules::NONE,
     rewrite: &REWRITE,
 };
 
@@ -82,9 +77,8 @@ pub const REWRITE: RewriteTable = RewriteTable {
     ],
     droppable: &["visibility_modifier", "attribute_item"],
     comment: "line_comment",
-    // no unreferenced pass: measured on the Rust case, it cost 76 tests for what the list
-    // sweeps take in fewer (312 tests in all instead of 176, the same output); trait methods
-    // are used without being named
+    // no unreferenced pass: trait methods are used without being named, so the pass keeps
+    // little the list sweeps would not delete in fewer tests
     // identifier merging: a function (type) goes once its uses call another one of its sort
     merged_functions: &["function_item"],
     merged_types: &["struct_item", "enum_item", "trait_item", "type_item"],

@@ -15,9 +15,7 @@ pub static SPEC: LangSpec = LangSpec {
     overrides: Overrides {
         // quoting: a raw string or a heredoc body is one token
         atomic: &["raw_string", "ansi_c_string", "heredoc_body"],
-        not_list: &[],
-        attach_to_previous: &[],
-        slot_excludes: &[],
+        ..Overrides::NONE
     },
     comments: &["comment"],
     render: RenderRules {

@@ -272,3 +272,23 @@ impl RewriteTable {
 pub fn for_language(name: &str) -> Option<&'static RewriteTable> {
     crate::lang::by_name(name).map(|l| l.rewrite)
 }
+
+/// `a` then `b`, at compile time: a language whose table extends another's lists (TypeScript's
+/// expressions are JavaScript's and three more) names only what it adds. `N` must be the sum.
+pub const fn concat<const A: usize, const B: usize, const N: usize>(
+    a: [&'static str; A],
+    b: [&'static str; B],
+) -> [&'static str; N] {
+    assert!(A + B == N, "concat: N must be the sum of the lengths");
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < A {
+        out[i] = a[i];
+        i += 1;
+    }
+    while i < N {
+        out[i] = b[i - A];
+        i += 1;
+    }
+    out
+}

@@ -2,7 +2,7 @@
 //! One crate, two grammars with their own node-types.
 
 use super::{LangSpec, Overrides, RenderRules};
-use crate::lang::table::RewriteTable;
+use crate::lang::table::{RewriteTable, concat};
 
 fn typescript() -> tree_sitter::Language {
     tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into()
@@ -48,37 +48,21 @@ pub static TSX: LangSpec = LangSpec {
     rewrite: &REWRITE,
 };
 
-/// TypeScript's rewrite data: JavaScript's, plus `any` for a type, and type annotations,
-/// type arguments and access modifiers that can simply go.
-pub const REWRITE: RewriteTable = RewriteTable {
-    small_type: "any",
-    expressions: &[
-        "array",
-        "arrow_function",
-        "assignment_expression",
-        "await_expression",
-        "binary_expression",
-        "call_expression",
-        "false",
-        "function_expression",
-        "member_expression",
-        "new_expression",
-        "null",
-        "number",
-        "object",
-        "parenthesized_expression",
-        "string",
-        "subscript_expression",
-        "template_string",
-        "ternary_expression",
-        "true",
-        "unary_expression",
-        "undefined",
-        "update_expression",
+/// JavaScript's expression kinds and TypeScript's own.
+const EXPRESSIONS: [&str; 25] = concat(
+    super::javascript::EXPRESSIONS,
+    [
         "as_expression",
         "non_null_expression",
         "satisfies_expression",
     ],
+);
+
+/// TypeScript's rewrite data: JavaScript's, plus `any` for a type, and type annotations,
+/// type arguments and access modifiers that can simply go.
+pub const REWRITE: RewriteTable = RewriteTable {
+    small_type: "any",
+    expressions: &EXPRESSIONS,
     types: &[
         "array_type",
         "conditional_type",

@@ -11,7 +11,7 @@
 //! names, and its body, which uses `@f` and what the body names: without it the item becomes
 //! `declare .. @f(..) ..` (no linkage such as `internal`, which declarations cannot have, no
 //! `comdat`). So a table of function pointers keeps only declarations of the functions it
-//! lists, where it used to keep every body and all they reach.
+//! lists, not every body and all they reach.
 
 use std::collections::HashMap;
 

@@ -10,7 +10,7 @@
 //! The search is a binary search per root: with roots `R` found so far and the units `[0, hi)`
 //! still candidates, find the smallest `m` such that `down(R ∪ [0, m))` is interesting; then unit
 //! `m - 1` is needed, it joins `R`, and `hi = m - 1`. Each root costs about `log2(n)` tests, so a
-//! bug that lives in one function of a 20,000-item file costs some 16 tests. Nothing depends on
+//! bug that lives in one function of a large file costs a few tests per item it needs. Nothing depends on
 //! the closure being exact: a candidate is committed only when the test accepts it, so a missed
 //! dependency costs tests, never correctness.
 
@@ -204,13 +204,6 @@ impl Policy for KeepClosure {
 
     fn candidates(&self, _config: &[Unit]) -> Option<usize> {
         Some(1)
-    }
-
-    fn fork<'p>(&self) -> Option<Box<dyn Policy + 'p>>
-    where
-        Self: 'p,
-    {
-        Some(Box::new(self.clone()))
     }
 }
 

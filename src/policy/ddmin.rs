@@ -13,13 +13,6 @@ impl Policy for Ddmin {
         Box::new(DdminDeltas::new(config))
     }
 
-    fn fork<'p>(&self) -> Option<Box<dyn Policy + 'p>>
-    where
-        Self: 'p,
-    {
-        Some(Box::new(*self))
-    }
-
     fn phase(&self) -> String {
         "ddmin".into()
     }
@@ -276,13 +269,6 @@ impl Policy for Sweep {
 
     fn accepted(&mut self, index: usize) {
         self.won = Some(index);
-    }
-
-    fn fork<'p>(&self) -> Option<Box<dyn Policy + 'p>>
-    where
-        Self: 'p,
-    {
-        Some(Box::new(self.clone()))
     }
 }
 

@@ -80,14 +80,6 @@ impl<P: Policy + Clone> Policy for GiveUp<P> {
         self.won = Some(index);
         self.inner.accepted(index);
     }
-
-    /// The chain can look past a success only with a copy to replay (see `chain.rs`).
-    fn fork<'p>(&self) -> Option<Box<dyn Policy + 'p>>
-    where
-        Self: 'p,
-    {
-        Some(Box::new(self.clone()))
-    }
 }
 
 #[cfg(test)]

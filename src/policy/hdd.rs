@@ -82,13 +82,6 @@ where
     F: FnMut() -> P + Clone,
     P: Policy + Clone,
 {
-    fn fork<'p>(&self) -> Option<Box<dyn Policy + 'p>>
-    where
-        Self: 'p,
-    {
-        Some(Box::new(self.clone()))
-    }
-
     fn propose<'a>(&'a mut self, config: &'a [Unit]) -> Deltas<'a> {
         if self.minimizer.is_none() {
             self.minimizer = Some((self.new_minimizer)());

@@ -6,6 +6,7 @@
 //! minimizer). A configuration is a sorted, duplicate-free `Vec<u32>`; a delta is a sorted,
 //! non-empty subset of it. No I/O, clap or progress bars here: everything is testable in-process.
 
+pub mod args;
 pub mod bytes;
 pub mod closure;
 pub mod ddmin;
@@ -49,11 +50,9 @@ pub type Deltas<'a> = Box<dyn Iterator<Item = Vec<Unit>> + 'a>;
 ///   `None` if no candidate was interesting. It returns `true` to run another pass. The default
 ///   stops at the fixpoint.
 /// - `phase` names what the policy is doing, for progress displays.
-/// - `fork` copies the policy's state (deeply: nothing shared with the original), so that the
-///   loop can ask "what would you propose next if this candidate succeeded" without touching
-///   the real policy: it replays a pass on the fork up to that candidate, then `accepted` and
-///   `on_reduced`. `None` (the default) means the loop only looks ahead within a pass.
-pub trait Policy {
+/// - [`Fork`] (every `Clone` policy has it) copies the policy's state for the speculation: it
+///   replays a pass on the fork up to a candidate, then `accepted` and `on_reduced`.
+pub trait Policy: Fork {
     fn propose<'a>(&'a mut self, config: &'a [Unit]) -> Deltas<'a>;
 
     fn on_reduced(&mut self, reduced: Option<&[Unit]>) -> bool {
@@ -74,13 +73,23 @@ pub trait Policy {
     /// pass proposed. Candidates proposed after it were not (all) tested. Policies that learn
     /// from which candidate won use this instead of "the last one pulled".
     fn accepted(&mut self, _index: usize) {}
+}
 
-    /// An independent copy of this policy's state, or `None` if it cannot be copied.
-    fn fork<'p>(&self) -> Option<Box<dyn Policy + 'p>>
+/// An independent copy of a policy's state (deeply: nothing shared with the original), so that
+/// the speculation can ask "what would you propose next if this candidate succeeded" without
+/// touching the real policy (`engine/chain.rs`). Every `Clone` policy has it.
+pub trait Fork {
+    fn fork<'p>(&self) -> Box<dyn Policy + 'p>
+    where
+        Self: 'p;
+}
+
+impl<T: Policy + Clone> Fork for T {
+    fn fork<'p>(&self) -> Box<dyn Policy + 'p>
     where
         Self: 'p,
     {
-        None
+        Box::new(self.clone())
     }
 }
 
@@ -145,13 +154,6 @@ impl<P: Policy> Only<P> {
 }
 
 impl<P: Policy + Clone> Policy for Only<P> {
-    fn fork<'p>(&self) -> Option<Box<dyn Policy + 'p>>
-    where
-        Self: 'p,
-    {
-        Some(Box::new(self.clone()))
-    }
-
     fn propose<'a>(&'a mut self, config: &'a [Unit]) -> Deltas<'a> {
         self.view = self.restrict(config);
         self.inner.propose(&self.view)

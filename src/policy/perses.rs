@@ -50,7 +50,7 @@ pub struct PersesOptions {
 }
 
 impl PersesOptions {
-    /// The options the binary runs with (measured on the benchmark cases).
+    /// The options the binary runs with (bench/RESULTS.md has the figures of each).
     pub fn tuned() -> PersesOptions {
         PersesOptions {
             skip_failed_replacements: true,
@@ -243,13 +243,6 @@ where
     F: FnMut() -> P + Clone,
     P: Policy + Clone,
 {
-    fn fork<'p>(&self) -> Option<Box<dyn Policy + 'p>>
-    where
-        Self: 'p,
-    {
-        Some(Box::new(self.clone()))
-    }
-
     fn propose<'a>(&'a mut self, config: &'a [Unit]) -> Deltas<'a> {
         let view = Rc::new(View::new(self.arena, config));
         let nodes = LargestFirst::new(&view);

@@ -1,8 +1,8 @@
 //! Perses's replacements that failed in earlier rounds of the run, by what they change.
 //!
 //! A deletion round builds a new tree, so the replacements a round rejected are proposed again
-//! in the next one, and in the one after each rewrite that succeeds: on a small program most of
-//! a late round is those (snappy: 27% of all decisions, 0.8% of them successes). A replacement
+//! in the next one, and in the one after each rewrite that succeeds: on a small program much of
+//! a late round is those, and they almost never succeed the second time. A replacement
 //! is keyed by the text it changes: the present tokens of the node it replaces, where the kept
 //! descendant sits among them, and the token before the node. A round given a [`Recall`] skips
 //! the replacements whose key failed before; the driver ends the run with a round that skips

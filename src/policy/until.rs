@@ -58,13 +58,6 @@ impl<P: Policy + Clone> Policy for Until<P> {
     fn accepted(&mut self, index: usize) {
         self.inner.accepted(index);
     }
-
-    fn fork<'p>(&self) -> Option<Box<dyn Policy + 'p>>
-    where
-        Self: 'p,
-    {
-        Some(Box::new(self.clone()))
-    }
 }
 
 #[cfg(test)]

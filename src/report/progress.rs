@@ -18,6 +18,8 @@ pub struct Progress {
     left: Option<usize>,
     /// Tests run at once.
     jobs: usize,
+    /// `--verbose`: the first test runs are shown in full.
+    verbose: bool,
 }
 
 impl Progress {
@@ -39,7 +41,16 @@ impl Progress {
             phase: String::new(),
             left: None,
             jobs: 1,
+            verbose: false,
         }
+    }
+
+    pub fn set_verbose(&mut self, verbose: bool) {
+        self.verbose = verbose;
+    }
+
+    pub fn verbose(&self) -> bool {
+        self.verbose
     }
 
     /// Tests run at once, for the pass's estimate.

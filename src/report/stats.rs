@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use crate::report::progress::percent_text;
+use crate::signature::Signature;
 
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Stats {
@@ -22,6 +23,9 @@ pub struct Stats {
     pub pruned: u64,
     /// The prefilter turned itself off (parsing cost more than testing) in some round.
     pub prefilter_off: bool,
+    /// `--same-failure`: runs that failed, but not as the original did (another signature, or
+    /// an error before the same crash): the slips the signature caught.
+    pub slips: u64,
     /// Total seconds spent in test runs.
     pub test_seconds: f64,
     /// Seconds the reducer's own thread (the one that feeds the workers) waited for a test run
@@ -57,6 +61,74 @@ pub struct Record {
     /// Running the same command again resumes this run (in place, with its resume record).
     #[serde(skip)]
     pub resumable: bool,
+    /// What `--same-failure`, `--save-slipped`, `--reduce-args`, `--preprocess` and `--report`
+    /// add.
+    #[serde(flatten)]
+    pub failure: FailureRecord,
+}
+
+/// The parts of the record of `--same-failure`, `--save-slipped`, `--reduce-args`,
+/// `--preprocess` and `--report` (each left out when its flag was not given).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct FailureRecord {
+    /// The failure kept, in words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kept: Option<String>,
+    /// The failure kept, in full.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signature: Option<Signature>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slipped: Option<SlippedRecord>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub command: Option<CommandRecord>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub preprocessed: Option<PreprocessRecord>,
+    /// The `--report` directory.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub report: Option<String>,
+}
+
+/// `--save-slipped`: where, and what.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct SlippedRecord {
+    pub dir: String,
+    /// The other failures saved, in the order first seen (earlier runs' included).
+    pub signatures: Vec<Slip>,
+    /// Why saving stopped, if it did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Slip {
+    pub short_name: String,
+    pub file: String,
+    pub size: usize,
+}
+
+/// `--reduce-args`: the command before and after.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct CommandRecord {
+    /// The words after `--`, as given.
+    pub original: Vec<String>,
+    /// The words after `--`, reduced (the program as given).
+    pub reduced: Vec<String>,
+    /// The reduced command for a shell, the result's file name in place of `@@`.
+    pub shell: String,
+    /// Test runs the reduction of the arguments made (not in `tests`).
+    pub tests: u64,
+    /// It was stopped (interrupted, or no budget left) before its end.
+    pub stopped: bool,
+}
+
+/// `--preprocess`: how the input was preprocessed.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct PreprocessRecord {
+    /// The preprocessor's command line.
+    pub command: String,
+    /// The input's size before preprocessing (`original_bytes` is the preprocessed size).
+    pub original_bytes: usize,
+    pub preprocessed_bytes: usize,
 }
 
 /// One file of a multi-file run.
@@ -122,6 +194,63 @@ pub fn summary(r: &Record) -> String {
     if r.completion == "interrupted" && r.resumable {
         out.push_str("\nreduce: to resume, run the same command again");
     }
+    out.push_str(&failure_lines(&r.failure));
+    if r.failure.kept.is_some() && s.slips > 0 {
+        out.push_str(&format!(
+            "\nreduce: {} failed another way and {} not kept",
+            count(s.slips, "candidate", "candidates"),
+            if s.slips == 1 { "was" } else { "were" }
+        ));
+    }
+    out
+}
+
+/// The summary's lines of `--same-failure`, `--preprocess`, `--reduce-args`, `--save-slipped`
+/// and `--report`, each starting with a newline.
+fn failure_lines(f: &FailureRecord) -> String {
+    let mut out = String::new();
+    if let Some(kept) = &f.kept {
+        out.push_str(&format!("\nreduce: kept the failure: {kept}"));
+    }
+    if let Some(p) = &f.preprocessed {
+        out.push_str(&format!(
+            "\nreduce: the input was preprocessed ({} -> {} bytes, `{}`): the result is the preprocessed file, reduced",
+            p.original_bytes, p.preprocessed_bytes, p.command
+        ));
+    }
+    if let Some(c) = &f.command {
+        let stopped = if c.stopped { ", stopped early" } else { "" };
+        out.push_str(&format!(
+            "\nreduce: smallest failing command: {} ({}{stopped})",
+            c.shell,
+            count(c.tests, "test run", "test runs")
+        ));
+    }
+    if let Some(s) = &f.slipped {
+        let names: Vec<&str> = s.signatures.iter().map(|x| x.file.as_str()).collect();
+        match names.is_empty() {
+            true => out.push_str(&format!(
+                "\nreduce: no other failure met (--save-slipped {})",
+                s.dir
+            )),
+            false => out.push_str(&format!(
+                "\nreduce: {} in {}: {}",
+                count(names.len() as u64, "other failure", "other failures"),
+                s.dir,
+                names.join(", ")
+            )),
+        }
+        if let Some(e) = &s.error {
+            out.push_str(&format!(
+                "\nreduce: warning: --save-slipped stopped saving: {e}"
+            ));
+        }
+    }
+    if let Some(dir) = &f.report {
+        out.push_str(&format!(
+            "\nreduce: bug report in {dir} (its repro.sh shows the failure)"
+        ));
+    }
     out
 }
 
@@ -179,4 +308,22 @@ pub fn pass_table(passes: &[PassStats]) -> String {
         ));
     }
     out
+}
+
+/// The per-file lines of the summary.
+pub fn file_table(files: &[FileSizes]) -> String {
+    files
+        .iter()
+        .map(|f| {
+            let after = match f.deleted {
+                true => "deleted".to_string(),
+                false => format!("{} bytes", f.final_bytes),
+            };
+            format!(
+                "reduce:   {}: {} -> {after} ({})",
+                f.path, f.original_bytes, f.algo
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }

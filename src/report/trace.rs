@@ -2,21 +2,17 @@
 //! with `REDUCE_TRACE=FILE` in the environment, one line per event goes to FILE,
 //! `SECONDS EVENT WHAT`:
 //!
-//! - `B units`: a call of the loop (`reduce::reduce`) begins, on that many units;
+//! - `B units`: a call of the loop (`engine::reduce`) begins, on that many units;
 //! - `P phase`: a pass (its progress phase) begins;
 //! - `S ticket`: a test of that ticket started (a worker took it; the workers' prefilter may
 //!   still skip it, then its `D` follows within milliseconds);
 //! - `D ticket`: that test ended (with a verdict, or cancelled);
 //! - `X ticket`: the chain cancelled it (a misprediction);
-//! - `F ticket`: that test (its `S` just before) is a candidate of the next call, started at
-//!   the end of this one (`reduce/chain.rs`, `driver/ahead.rs`);
-//! - `A run ticket`: a candidate (`ticket`) took over the prefetched test `run` of the same
-//!   bytes: `run`'s `S` and `D` are the candidate's;
 //! - `C ticket`: the serial chain decided that ticket (in the order `-j1` decides): a ticket
 //!   decided without an `S` was answered by the cache or the prefilter on the feeding thread;
 //! - `V ticket verdict odds names kind index removed twin w0 w1 w2 w3`: with `-j` above 1,
 //!   the verdict the chain used for that decision (`1` interesting), the success odds its
-//!   model gave the candidate then, and what they came from (`reduce/odds.rs`): the hint's
+//!   model gave the candidate then, and what they came from (`engine/odds.rs`): the hint's
 //!   names, the kind of pass (a number per run), the candidate's index in its pass, how many
 //!   units it removes, its twin's verdict (0 unknown, 1 failed, 2 succeeded), and the hashes
 //!   (hex) of the hint's four edge texts (0: none);

@@ -7,7 +7,6 @@ use std::rc::Rc;
 
 use anyhow::Result;
 
-use super::ahead::Then;
 use super::rewrites::{filtered, minimizer};
 use super::{Driver, PassStats};
 use crate::edits::Pass;
@@ -35,8 +34,7 @@ pub(super) fn cascade_policy(
 impl Driver<'_> {
     /// One call of the cascade (`coarse`: its minimizers stop at chunks of 1/[`COARSE_CHUNKS`]
     /// of a layer); returns whether the best got smaller.
-    /// `then`: the driver's next call (for the lookahead).
-    pub(super) fn cascade(&mut self, coarse: bool, then: Then) -> Result<bool> {
+    pub(super) fn cascade(&mut self, coarse: bool) -> Result<bool> {
         let first = Mark::of(Unreferenced.name(), self.tester);
         let src = self.tester.best.clone();
         let Some(t) = self.rewriter else {
@@ -57,7 +55,7 @@ impl Driver<'_> {
             t.faithful_grammar,
             src.len(),
         );
-        let marks = self.run_plan(&src, &plan, &mut policy, (errors, filter, Vec::new()), then);
+        let marks = self.run_plan(&src, &plan, &mut policy, (errors, filter, Vec::new()));
         let tokens = self.tokens_settled(tokens, src.len());
         self.cascade_stats(first, &marks, tokens);
         Ok(self.tester.best.len() < src.len())

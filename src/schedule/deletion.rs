@@ -7,7 +7,6 @@ use std::rc::Rc;
 
 use anyhow::Result;
 
-use super::ahead::{After, Then, deletion_firsts, next_call};
 use super::{Deletion, Driver, YIELD_SHARE};
 use crate::engine::reduce;
 use crate::engine::tester::{self, TreeOracle};
@@ -42,14 +41,6 @@ impl Recalled {
         Rc::new(Recall::new(tokens, failed))
     }
 
-    /// What the next round would skip, for the lookahead (shared, not copied).
-    pub(super) fn peek(&self) -> Rc<HashSet<u64>> {
-        match self.full {
-            true => Rc::default(),
-            false => self.failed.clone(),
-        }
-    }
-
     /// The keys of the replacements a round saw fail.
     fn learn(&mut self, keys: Vec<u64>) {
         Rc::make_mut(&mut self.failed).extend(keys);
@@ -60,8 +51,7 @@ impl Driver<'_> {
     /// Deletion rounds; when a round ends early at its size goal (see [`YIELD_SHARE`]), the
     /// bulk passes by name run on the smaller program, then deletion goes on. Once they find
     /// nothing after a goal, the rounds run to their fixpoint.
-    /// `then`: the driver's next call if the rounds change nothing (for the lookahead).
-    pub(super) fn measured_deletion(&mut self, then: After) -> Result<bool> {
+    pub(super) fn measured_deletion(&mut self) -> Result<bool> {
         let name = match self.schedule.deletion {
             Deletion::Perses => "perses",
             Deletion::Hdd => "hdd",
@@ -75,18 +65,14 @@ impl Driver<'_> {
         loop {
             let mut reached = false;
             changed |= self.measure(name, |d| {
-                reached = d.deletion(goals, then)?;
+                reached = d.deletion(goals)?;
                 Ok(())
             })?;
             if !reached || self.tester.stopped() {
                 return Ok(changed);
             }
             let before = self.tester.best.len();
-            let rounds = Then {
-                same: then.round_then(),
-                changed: then.round_then(),
-            };
-            changed |= self.cascade(false, rounds)?;
+            changed |= self.cascade(false)?;
             goals = self.tester.best.len() < before;
         }
     }
@@ -99,7 +85,7 @@ impl Driver<'_> {
             return Ok(false);
         }
         self.recalled.full = true;
-        let changed = self.measured_deletion(After::Unknown);
+        let changed = self.measured_deletion();
         self.recalled.full = false;
         changed
     }
@@ -108,7 +94,7 @@ impl Driver<'_> {
     /// round changes nothing (so the result is a fixpoint of the final program's tree). With
     /// `goals`, a round ends once the program is down to [`YIELD_SHARE`] of the round's tokens:
     /// then it returns true.
-    pub(super) fn deletion(&mut self, goals: bool, then: After) -> Result<bool> {
+    pub(super) fn deletion(&mut self, goals: bool) -> Result<bool> {
         loop {
             self.rounds += 1;
             let text = self.tester.best.clone();
@@ -122,36 +108,20 @@ impl Driver<'_> {
                 true => Some(self.filter.as_mut()),
                 false => None,
             };
-            let look = look!(self);
-            let (failed, listed) = (look.failed.clone(), look.listed());
             let mut oracle = TreeOracle::new(&parsed.tokens, self.tester, prefilter, parsed.errors)
                 .with_workers(self.front.make_checker());
             // comments first, all at once if the test allows (it usually does): one test can
             // spare thousands of one-comment passes later
             let comments = self.front.comment_tokens(&parsed);
-            let deletion = self.schedule.deletion;
             let units = if comments.is_empty() {
                 units
             } else {
-                // then the deletion policy, on this parse
-                let (how, parsed) = ((deletion, &*failed, listed), &parsed);
-                oracle.set_next(Box::new(move |_, c| deletion_firsts(how, parsed, c)));
                 reduce(units, &mut oracle, &mut Only::new(comments, Sweep::new()))
             };
             let target = match goals {
                 true => units.len() * YIELD_SHARE.0 / YIELD_SHARE.1,
                 false => 0,
             };
-            // then another round, or the bulk passes at the goal, or `then` if nothing changed
-            let rounds = Then {
-                same: then,
-                changed: then.round_then(),
-            };
-            let goal = move |config: &[Unit]| match goals && config.len() <= target {
-                true => After::Cascade(then.tail()),
-                false => then.round_then(),
-            };
-            oracle.set_next(next_call(look, text.clone(), rounds, goal));
             let (result, reached) = match self.schedule.deletion {
                 Deletion::Hdd => {
                     let mut hdd = Until::new(Hdd::new(&parsed.arena, Sweep::new), target);

@@ -43,24 +43,6 @@ use crate::tree::early::EarlyParse;
 use crate::tree::front::Front;
 use crate::tree::ts::{self, Reparse};
 
-/// The lookahead's borrow of a driver's fields (`ahead.rs`): not the tester, which the
-/// running call holds.
-macro_rules! look {
-    ($d:expr) => {
-        $crate::schedule::ahead::Look {
-            trees: &mut $d.trees,
-            front: $d.front,
-            rewriter: $d.rewriter,
-            schedule: $d.schedule,
-            failed: $d.recalled.peek(),
-            width: $d.tester.width(),
-            tables: $d.tables.clone(),
-            cycle_start: $d.cycle_start,
-        }
-    };
-}
-
-mod ahead;
 mod cascade;
 mod deletion;
 mod first;
@@ -68,7 +50,6 @@ mod rewrites;
 mod tokens;
 mod trees;
 
-use ahead::{After, Then, Which};
 pub use first::first_listing;
 use rewrites::group_end;
 use trees::Trees;
@@ -160,7 +141,14 @@ pub struct Driver<'a> {
     cycle_start: usize,
 }
 
-/// The two tables of passes the cycles run, shared with the lookahead (`ahead.rs`).
+/// Which table of passes a cycle runs ([`Tables`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Which {
+    Main,
+    Late,
+}
+
+/// The two tables of passes the cycles run.
 #[derive(Clone)]
 pub(super) struct Tables {
     main: Rc<[Box<dyn Pass>]>,
@@ -194,8 +182,7 @@ fn bulk_table() -> Vec<Box<dyn Pass>> {
 }
 
 /// The rewrite passes in the order they run: the bulk passes and cheap ones first; among the
-/// token windows the best yield first (measured: 3 tokens removed per ~130 tests for windows
-/// of 3, 6 per ~380 for 2, 6 per ~310 for 1 on the shared cases).
+/// token windows the best yield per test first (bench/RESULTS.md, "Yield of each pass").
 fn rewrite_table() -> Vec<Box<dyn Pass>> {
     let mut table = bulk_table();
     table.extend([
@@ -219,8 +206,8 @@ fn rewrite_table() -> Vec<Box<dyn Pass>> {
 }
 
 /// Passes that run only once the table above is at a fixpoint (and again only after they
-/// changed something): measured on the shared cases, they removed nothing while costing about
-/// 60 tests a pass on a 70-token file, so they are a last try rather than part of every cycle.
+/// changed something): they rarely remove anything while each costs tests on every cycle, so
+/// they are a last try rather than part of every cycle.
 fn late_table() -> Vec<Box<dyn Pass>> {
     let mut late: Vec<Box<dyn Pass>> = (4..=MAX_WINDOW)
         .map(|n| Box::new(TokenWindows(n)) as Box<dyn Pass>)
@@ -228,7 +215,7 @@ fn late_table() -> Vec<Box<dyn Pass>> {
     late.push(Box::new(WindowSubsets));
     late.push(Box::new(LocalToGlobal));
     // a finishing touch: run early, a `void` function can no longer stand for a name the
-    // program uses as a value (lstrlib ended 2 tokens larger)
+    // program uses as a value, and the result can end larger
     late.push(Box::new(ReturnVoid));
     // C++: a class kept for the calls of one method goes once they are plain calls
     late.push(Box::new(MethodToFunction));
@@ -269,7 +256,7 @@ impl<'a> Driver<'a> {
     pub fn run(&mut self) -> Result<()> {
         self.reduce()?;
         if self.schedule.rename && self.rewriter.is_some() && !self.tester.stopped() {
-            self.measured(&Rename, false, Then::UNKNOWN)?;
+            self.measured(&Rename, false)?;
         }
         let lays_out = self
             .rewriter
@@ -351,17 +338,13 @@ impl<'a> Driver<'a> {
         }
         if !table.is_empty() {
             // C-Reduce's opening: bulk deletions by name before any list sweep, as one call
-            // of their rounds listed on one parse (`driver/cascade.rs`), again while a call
+            // of their rounds listed on one parse (`schedule/cascade.rs`), again while a call
             // removes something; on a large file (where a call costs seconds of parsing) only
             // while it removes a tenth (the cycle below runs the bulk passes again anyway)
             loop {
                 let before = self.tester.best.len();
                 let coarse = before > COARSE_MIN_BYTES;
-                let then = Then {
-                    same: After::Group(Which::Main, 0).round_then(),
-                    changed: After::Cascade(Some((Which::Main, 0))),
-                };
-                self.cascade(coarse, then)?;
+                self.cascade(coarse)?;
                 let after = self.tester.best.len();
                 let small_gain = after * 10 > before * 9 && before > BULK_REPEAT_MAX_BYTES;
                 if after == before || small_gain || self.tester.stopped() {
@@ -369,7 +352,7 @@ impl<'a> Driver<'a> {
                 }
             }
         }
-        self.measured_deletion(After::Group(Which::Main, 0))?;
+        self.measured_deletion()?;
         loop {
             while self.cycle(Which::Main, false)? {}
             // at the table's fixpoint: the late passes, back to the table after a change
@@ -403,36 +386,20 @@ impl<'a> Driver<'a> {
                 if enabled.is_some() || self.undone.contains(&xxh3_64(&before)) {
                     continue;
                 }
-                let then = Then {
-                    same: After::Group(which, i),
-                    changed: After::Group(which, i).round_then(),
-                };
-                self.measured(pass.as_ref(), false, then)?;
+                self.measured(pass.as_ref(), false)?;
                 if self.tester.best != before {
-                    self.measured_deletion(After::Group(which, i))?;
+                    self.measured_deletion()?;
                     enabled = Some(before);
                 }
                 continue;
             }
             // this pass and those after it that can share its call (see `group_end`)
             let group = &passes[i - 1..group_end(passes, i - 1)];
-            // after a change, the cycle goes on past the pass that made it (not known here)
-            let then = Then {
-                same: After::Group(which, i - 1 + group.len()),
-                changed: match first_change {
-                    true => After::Group(Which::Main, 0).round_then(),
-                    false => After::Round(None),
-                },
-            };
-            match self.rewrite_group(group, then)? {
+            match self.rewrite_group(group)? {
                 Some(k) => {
                     i += k;
+                    self.measured_deletion()?;
                     // after a first change the cycle ends, and the table's cycle runs again
-                    let then = match first_change {
-                        true => After::Group(Which::Main, 0),
-                        false => After::Group(which, i),
-                    };
-                    self.measured_deletion(then)?;
                     if first_change {
                         break;
                     }
@@ -490,8 +457,8 @@ impl<'a> Driver<'a> {
         PassStats::merge(&mut self.passes, run);
     }
 
-    fn measured(&mut self, pass: &dyn Pass, coarse: bool, then: Then) -> Result<bool> {
-        self.measure(pass.name(), |d| d.rewrite(pass, coarse, then))
+    fn measured(&mut self, pass: &dyn Pass, coarse: bool) -> Result<bool> {
+        self.measure(pass.name(), |d| d.rewrite(pass, coarse))
     }
 
     /// Keep only the dependency closure of the fewest items the test needs (see

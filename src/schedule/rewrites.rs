@@ -7,7 +7,6 @@ use std::time::Instant;
 
 use anyhow::Result;
 
-use super::ahead::{Then, next_call};
 use super::{COARSE_CHUNKS, Driver, GIVE_UP_AFTER, PREFILTER_MAX_BYTES, PassStats, Schedule};
 use crate::edits::layers::{Layers, Minimizer, Plan};
 use crate::edits::{ENABLING_SLACK, EditSpace, Pass, layers_of_hunks};
@@ -81,8 +80,7 @@ impl Driver<'_> {
     /// (all of a layer at once first, then halves, unless the pass is one-at-a-time; `coarse`:
     /// not below chunks of 1/[`COARSE_CHUNKS`] of the layer), committed edits carried into the
     /// next layer; the layers are one policy ([`Layers`]), so the pass is one `reduce` call.
-    /// `then`: the driver's next call (for the lookahead).
-    pub(super) fn rewrite(&mut self, pass: &dyn Pass, coarse: bool, then: Then) -> Result<()> {
+    pub(super) fn rewrite(&mut self, pass: &dyn Pass, coarse: bool) -> Result<()> {
         let src = self.tester.best.clone();
         let Some(t) = self.rewriter else {
             return Ok(());
@@ -108,11 +106,9 @@ impl Driver<'_> {
             false => None,
         };
         let slack = if pass.enabling() { ENABLING_SLACK } else { 0 };
-        let next = next_call(look!(self), src.clone(), then, move |_| then.changed);
         let mut oracle = EditOracle::new(pass.name(), &space, self.tester, prefilter, errors)
             .with_slack(slack)
-            .with_workers(self.front.make_checker())
-            .with_next(next);
+            .with_workers(self.front.make_checker());
         reduce(space.all_units(), &mut oracle, &mut policy);
         Ok(())
     }
@@ -122,11 +118,7 @@ impl Driver<'_> {
     /// passes before it changed nothing, so each saw the text it would have seen run alone,
     /// and the chain speculates from one into the next instead of draining between them. Each
     /// pass gets its row of the table: tests are counted to the pass the serial chain was in.
-    pub(super) fn rewrite_group(
-        &mut self,
-        group: &[Box<dyn Pass>],
-        then: Then,
-    ) -> Result<Option<usize>> {
+    pub(super) fn rewrite_group(&mut self, group: &[Box<dyn Pass>]) -> Result<Option<usize>> {
         let start = Instant::now();
         let (bytes, tokens) = (self.tester.best.len(), self.tokens());
         let (tests, hits) = (self.tester.stats.tests, self.tester.stats.interesting);
@@ -151,7 +143,7 @@ impl Driver<'_> {
                 .collect(),
         };
         let filter = wanted.contains(&true);
-        let marks = self.run_plan(&src, &plan, &mut policy, (errors, filter, per_pass), then);
+        let marks = self.run_plan(&src, &plan, &mut policy, (errors, filter, per_pass));
         let changed = (self.tester.best.len() < bytes).then_some(policy.pass());
         let ran = match changed {
             Some(k) => k + 1,
@@ -172,15 +164,14 @@ impl Driver<'_> {
 
     /// A group's or a cascade's `plan` over `src` as one `reduce` call of `policy` (nothing if
     /// the plan has no hunk), the candidates parsed if `filter` (only those of the passes
-    /// `per_pass` says, if it is not empty; `errors`: the best's), followed by `then`; returns
-    /// where each pass began.
+    /// `per_pass` says, if it is not empty; `errors`: the best's); returns where each pass
+    /// began.
     pub(super) fn run_plan(
         &mut self,
         src: &[u8],
         plan: &Plan,
         policy: &mut Layers,
         (errors, filter, per_pass): (usize, bool, Vec<(Unit, bool)>),
-        then: Then,
     ) -> Vec<Mark> {
         if plan.hunks.is_empty() {
             return Vec::new();
@@ -191,12 +182,10 @@ impl Driver<'_> {
         };
         let mut space = EditSpace::new(src.to_vec());
         space.next_layer(&[], plan.hunks.clone());
-        let next = next_call(look!(self), src.to_vec(), then, move |_| then.changed);
         let mut oracle = EditOracle::new("", &space, self.tester, prefilter, errors)
             .grouped()
             .filtered_per_pass(per_pass)
-            .with_workers(self.front.make_checker())
-            .with_next(next);
+            .with_workers(self.front.make_checker());
         reduce(space.all_units(), &mut oracle, policy);
         oracle.marks().to_vec()
     }

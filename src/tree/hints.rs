@@ -1,4 +1,4 @@
-//! A hint for the speculation's odds (`reduce/odds.rs`): what the text says about a deletion.
+//! A hint for the speculation's odds (`engine/odds.rs`): what the text says about a deletion.
 //!
 //! Most list deletions that fail, fail because the program still uses a name the deleted code
 //! declared. The first occurrence of a name is (in C-like languages, roughly) where it is

@@ -72,9 +72,8 @@ impl Reparse for Parser {
 }
 
 /// Above this many changes a candidate is parsed from scratch: editing the old tree that many
-/// times costs more than the reuse saves. So is a candidate less than half the base's size
-/// (measured on zlib: such re-parses took twice as long as fresh ones, while those of
-/// candidates of 80% or more took a twentieth).
+/// times costs more than the reuse saves. So is a candidate less than half the base's size: the
+/// reuse pays only while most of the old tree survives.
 const MAX_SPLICES: usize = 4096;
 
 /// A tree-sitter parser that re-parses candidates against the round's tree.

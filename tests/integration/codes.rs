@@ -11,7 +11,7 @@ use crate::util::{Run, TestEnv, lines_with};
 fn documented_codes() -> Vec<i32> {
     let readme = fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     let table = readme
-        .split("### Exit codes")
+        .split("## Exit codes")
         .nth(1)
         .expect("README has an exit-code section");
     let mut codes = Vec::new();

@@ -7,6 +7,8 @@ mod cluster;
 mod codes;
 mod completions;
 mod crash;
+mod examples;
+mod failure;
 mod golden;
 mod hygiene;
 mod multi;

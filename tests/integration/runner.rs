@@ -256,9 +256,13 @@ fn sigterm_at_the_widest_jobs_is_prompt_and_leaves_no_worker_dirs_or_lock() {
     let original = crate::util::lines_with(31, 7, "needle");
     env.write("in.txt", &original);
     let log = env.join("started.log");
+    // the original passes at once; every candidate hangs
     let test = env.script(
         "t.sh",
-        &format!("echo . >> '{}'\nsleep 60\n", log.display()),
+        &format!(
+            "[ \"$(wc -l < \"$1\")\" -eq 31 ] && exit 0\necho . >> '{}'\nsleep 60\n",
+            log.display()
+        ),
     );
     let mut child = env
         .command(["-q", "-j", "1024", "--timeout", "100", "--test"])
@@ -267,7 +271,7 @@ fn sigterm_at_the_widest_jobs_is_prompt_and_leaves_no_worker_dirs_or_lock() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // wait until the test runs wide: the check and hundreds of speculative candidates
+    // wait until the test runs wide: hundreds of speculative candidates
     let give_up = Instant::now() + Duration::from_secs(60);
     while std::fs::read_to_string(&log).map_or(0, |s| s.lines().count()) < 300 {
         assert!(Instant::now() < give_up, "the tests never ran wide");

@@ -21,9 +21,8 @@ use crate::exec::runner::ScriptConfig;
 use crate::exit::{FailureKind, fail};
 use crate::policy::Verdict;
 use crate::report::progress::Progress;
-use crate::report::stats::summary;
 use crate::report::stats::{FileSizes, Record, count_lines};
-use crate::schedule::{PassStats, pass_table};
+use crate::schedule::PassStats;
 use crate::store::sink::Sink;
 use crate::tree::front::Front;
 
@@ -66,6 +65,8 @@ impl Session {
             verbose: cfg.verbose,
             temp_root: cfg.temp_dir.clone(),
             launcher: cfg.launcher.clone(),
+            derive: false,
+            slipped: None,
         };
         let pool = Pool::new(cfg.jobs, &script_cfg).map_err(|e| {
             fail(
@@ -377,6 +378,7 @@ impl Session {
             files,
             // no resume record for many files (yet)
             resumable: false,
+            failure: Default::default(),
         }
     }
 
@@ -394,43 +396,8 @@ impl Session {
     }
 
     fn report(&self) -> Result<()> {
-        let r = self.record();
-        if let Some(path) = &self.cfg.stats_json {
-            let json = serde_json::to_string_pretty(&r)?;
-            crate::store::sink::write_output(path, json.as_bytes()).map_err(|e| {
-                fail(
-                    FailureKind::Io,
-                    format!("cannot write --stats-json {}: {e:#}", path.display()),
-                )
-            })?;
-        }
-        if !self.cfg.quiet {
-            eprintln!("{}", summary(&r));
-            eprintln!("{}", file_table(&r.files));
-            if self.cfg.verbose && !r.passes.is_empty() {
-                eprintln!("{}", pass_table(&r.passes));
-            }
-        }
-        Ok(())
+        crate::app::report(&self.cfg, &self.record())
     }
-}
-
-/// The per-file lines of the summary.
-fn file_table(files: &[FileSizes]) -> String {
-    files
-        .iter()
-        .map(|f| {
-            let after = match f.deleted {
-                true => "deleted".to_string(),
-                false => format!("{} bytes", f.final_bytes),
-            };
-            format!(
-                "reduce:   {}: {} -> {after} ({})",
-                f.path, f.original_bytes, f.algo
-            )
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// The algorithm and front end of one file: by its extension (or `--lang`) for text, the tree

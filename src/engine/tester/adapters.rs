@@ -1,13 +1,13 @@
 //! The unit-level adapters: render a configuration to bytes (lines and chars by concatenation,
 //! trees through their tokens, reparsed as a prefilter first) and hand it to the [`Tester`].
 
-use super::{Ahead, Next, Tester};
+use super::{OnTester, Tester};
 use crate::engine::pool::Ticket;
 use crate::engine::prefilter::{Baseline, Check, MakeChecker, Shared};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use crate::engine::{Hint, Oracle, Prefetched, Started, new_ticket};
+use crate::engine::{Hint, Predicts, Started, new_ticket};
 use crate::policy::{Unit, Verdict};
 use crate::tree::hints::NameHints;
 use crate::tree::render::{Copy, Segments, Splice, Tokens, splices};
@@ -30,31 +30,37 @@ impl<'a> SegmentsOracle<'a> {
     }
 }
 
-impl SegmentsOracle<'_> {
-    /// Renders the candidate into `buf`; no verdict is known from the text alone.
-    fn prepare(&mut self, _: Ticket, _: Option<Ticket>, candidate: &[Unit]) -> Option<Verdict> {
-        self.segments.render_into(candidate, &mut self.buf);
-        None
+impl OnTester for SegmentsOracle<'_> {
+    fn tester(&self) -> &Tester {
+        self.tester
     }
-}
 
-impl Oracle for SegmentsOracle<'_> {
-    fn test(&mut self, candidate: &[Unit]) -> Verdict {
+    fn tester_mut(&mut self) -> &mut Tester {
+        self.tester
+    }
+
+    fn start_candidate(
+        &mut self,
+        ticket: Ticket,
+        _: Option<Ticket>,
+        candidate: &[Unit],
+    ) -> Started {
+        self.segments.render_into(candidate, &mut self.buf);
+        self.tester.started(ticket, &self.buf)
+    }
+
+    fn test_candidate(&mut self, candidate: &[Unit]) -> Verdict {
         self.segments.render_into(candidate, &mut self.buf);
         self.tester.verdict(&self.buf)
     }
 
-    fn commit(&mut self, _ticket: u64, candidate: &[Unit]) {
+    fn commit_candidate(&mut self, _ticket: Ticket, candidate: &[Unit]) {
         self.segments.render_into(candidate, &mut self.buf);
         self.tester.accept(&self.buf);
     }
-
-    fn stop_requested(&self) -> bool {
-        self.tester.stopped()
-    }
-
-    parallel_oracle_methods!();
 }
+
+impl Predicts for SegmentsOracle<'_> {}
 
 /// Tree tokens: render, reparse (unless disabled) and skip candidates that parse worse than the
 /// configuration they would replace, then test.
@@ -80,8 +86,6 @@ pub struct TreeOracle<'a> {
     sent: HashSet<Ticket>,
     /// Where each name occurs, for the speculation's hints (built when first asked).
     names: Option<NameHints>,
-    /// The driver's next call, for prefetching (see [`Ahead`]).
-    ahead: Option<Ahead<'a>>,
 }
 
 /// Inputs smaller than this (in tokens) never end a round early to re-parse.
@@ -122,13 +126,7 @@ impl<'a> TreeOracle<'a> {
             shared: None,
             sent: HashSet::new(),
             names: None,
-            ahead: None,
         }
-    }
-
-    /// Tells the chain what the driver runs after the next call (with `-j` above 1).
-    pub fn set_next(&mut self, next: Next<'a>) {
-        self.ahead = Ahead::of(self.tester, next);
     }
 
     /// Lets the test workers parse the candidates (with `-j` above 1 and a prefilter), each
@@ -211,21 +209,42 @@ impl<'a> TreeOracle<'a> {
     }
 }
 
-impl Oracle for TreeOracle<'_> {
-    fn prefetch(&mut self, config: &[Unit], k: usize) -> Prefetched {
-        let tokens = self.tokens;
-        Ahead::prefetch(&mut self.ahead, self.tester, config, k, || {
-            tokens.render(config)
-        })
-    }
-
+impl Predicts for TreeOracle<'_> {
     fn hint(&mut self, config: &[Unit], delta: &[Unit]) -> Hint {
         let tokens = self.tokens;
         let names = self.names.get_or_insert_with(|| NameHints::new(tokens));
         names.hint(config, delta)
     }
+}
 
-    fn test(&mut self, candidate: &[Unit]) -> Verdict {
+impl OnTester for TreeOracle<'_> {
+    fn tester(&self) -> &Tester {
+        self.tester
+    }
+
+    fn tester_mut(&mut self) -> &mut Tester {
+        self.tester
+    }
+
+    /// With workers that parse, the candidate goes to them with its check; else it is parsed
+    /// here, and skipped if it parses worse than what it would replace.
+    fn start_candidate(
+        &mut self,
+        ticket: Ticket,
+        parent: Option<Ticket>,
+        candidate: &[Unit],
+    ) -> Started {
+        if let Some(shared) = self.shared.clone() {
+            return self.start_checked(shared, ticket, parent, candidate);
+        }
+        if let Some(known) = self.prepare(ticket, parent, candidate) {
+            self.tester.prune(ticket);
+            return Started::Known(known);
+        }
+        self.tester.started(ticket, &self.buf)
+    }
+
+    fn test_candidate(&mut self, candidate: &[Unit]) -> Verdict {
         let ticket = new_ticket();
         match self.prepare(ticket, None, candidate) {
             Some(known) => {
@@ -236,7 +255,7 @@ impl Oracle for TreeOracle<'_> {
         }
     }
 
-    fn commit(&mut self, ticket: Ticket, candidate: &[Unit]) {
+    fn commit_candidate(&mut self, ticket: Ticket, candidate: &[Unit]) {
         self.tokens
             .render_recording(candidate, &mut self.buf, &mut self.copies);
         let published = self.shared.as_ref().and_then(|s| s.get(ticket));
@@ -255,13 +274,7 @@ impl Oracle for TreeOracle<'_> {
             self.round_tokens >= REPARSE_MIN_TOKENS && candidate.len() * 2 < self.round_tokens;
     }
 
-    fn stop_requested(&self) -> bool {
+    fn stopping(&self) -> bool {
         self.tester.stopped() || self.shrunk
     }
-
-    // with workers that parse, the candidate goes to them with its check
-    parallel_oracle_methods!(|this, ticket, parent, candidate| {
-        let shared = this.shared.clone();
-        shared.map(|shared| this.start_checked(shared, ticket, parent, candidate))
-    });
 }

@@ -1,5 +1,6 @@
-//! The tester's uncached runs, each waited for: the original's check at `-j1`, and the final
-//! re-check of the result (with the empty file's test beside it).
+//! The tester's uncached runs, each waited for: the original's check (with its re-run for
+//! flakiness beside it), and the final re-check of the result (with the empty file's test
+//! beside it).
 
 use anyhow::{Context, Result};
 
@@ -12,7 +13,6 @@ use crate::policy::Verdict;
 impl Tester {
     /// Runs the script once, uncached, and waits for it.
     pub fn run_script(&mut self, candidate: &[u8]) -> Result<Outcome> {
-        self.drop_prefetched();
         let serial = new_ticket();
         self.submit_run(serial, candidate);
         loop {
@@ -23,10 +23,46 @@ impl Tester {
         }
     }
 
+    /// The original's check and its re-run for flakiness at once (two workers): the check's
+    /// outcome, and the re-run's if the check took less than `cheap` and the re-run ran whole
+    /// (a slow test is not re-run: its re-run is cancelled once the check is in). They run in
+    /// no particular order, so when one of the two is interesting it is the check's.
+    pub fn check_pair(
+        &mut self,
+        original: &[u8],
+        cheap: std::time::Duration,
+    ) -> Result<(Outcome, Option<Outcome>)> {
+        let (check, rerun) = (new_ticket(), new_ticket());
+        self.submit_run(check, original);
+        self.submit_run(rerun, original);
+        let (mut first, mut second) = (None, None);
+        while first.is_none() || second.is_none() {
+            let (ticket, outcome) = self.next_run()?;
+            if ticket == check {
+                if outcome.elapsed >= cheap && second.is_none() {
+                    self.pool.cancel(rerun);
+                }
+                first = Some(outcome);
+            } else if ticket == rerun {
+                second = Some(outcome);
+            }
+        }
+        let mut first = first.expect("reported");
+        let whole = |o: &Outcome| matches!(o.status, RunStatus::Exited(_) | RunStatus::Signaled(_));
+        let mut rerun = second.filter(|o| first.elapsed < cheap && whole(o));
+        // the two ran at once, in no order: an interesting one is the check, the other its re-run
+        if let Some(r) = rerun
+            .as_mut()
+            .filter(|r| r.interesting && !first.interesting)
+        {
+            std::mem::swap(r, &mut first);
+        }
+        Ok((first, rerun))
+    }
+
     /// Starts an uncached run, counted as the serial run would count it.
     pub(super) fn submit_run(&mut self, ticket: Ticket, candidate: &[u8]) {
-        self.started += 1;
-        self.charged += 1;
+        self.budget.serial_run();
         self.pool.submit(ticket, candidate.to_vec());
         crate::report::trace::event('S', ticket);
     }
@@ -50,7 +86,6 @@ impl Tester {
     /// runs of a run, which do not depend on each other. Returns the re-check's outcome and the
     /// empty file's verdict (the caller accepts it; the re-check was then of the text before).
     pub fn recheck_and_empty(&mut self, best: &[u8]) -> Result<(Outcome, Verdict)> {
-        self.drop_prefetched();
         let (recheck, empty) = (new_ticket(), new_ticket());
         let key = self.key(best);
         // made already, alongside the test that found `best` (see `verdict_rechecking`)
@@ -103,11 +138,8 @@ impl Tester {
     /// so the end waits for one test run instead of two. A candidate the test rejects leaves
     /// its re-check unused.
     pub fn verdict_rechecking(&mut self, candidate: &[u8]) -> Verdict {
-        self.drop_prefetched();
-        let alone = self.pool.idle() < 3
-            || self.max_attempts.is_some()
-            || self.stopped()
-            || candidate.is_empty();
+        let alone =
+            self.pool.idle() < 3 || self.budget.limited() || self.stopped() || candidate.is_empty();
         if alone {
             return self.verdict(candidate);
         }
@@ -122,7 +154,7 @@ impl Tester {
         let mut outcome = None;
         // the end asks the cache (without one it runs the empty file's test itself: nothing
         // to wait for here)
-        let emptied = match self.cache.is_some() {
+        let emptied = match self.verdicts.on() {
             true => self.start_serial(empty, b""),
             false => Some(Verdict::NotInteresting),
         };

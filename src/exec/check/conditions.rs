@@ -1,5 +1,7 @@
 //! What counts as interesting, said on the command line: `--exit-code N` (default 0), or
-//! `--signal [NAME]`, plus `--stdout REGEX` and `--stderr REGEX`. Every condition given must hold.
+//! `--signal [NAME]`, plus `--stdout REGEX` and `--stderr REGEX`, and `--same-failure` (the run
+//! fails as the original did: its failure signature matches, see [`crate::signature`]). Every
+//! condition given must hold.
 //!
 //! A shell reports a child killed by signal N as its own exit status 128+N, and so does the
 //! `--launcher` job wrapper; where the test runs through one of them (a `--test` script, `-c`,
@@ -12,6 +14,7 @@ use regex::bytes::{Regex, RegexBuilder};
 
 use crate::exec::capture::Captured;
 use crate::exec::runner::RunStatus;
+use crate::signature::{Ending, Signature};
 
 /// What the exit status must be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,6 +23,9 @@ pub enum Expect {
     Exit(i32),
     /// Killed by a signal: any (`None`) or this one (`--signal`, `--signal SEGV`).
     Signal(Option<i32>),
+    /// Any ending but a timeout (`--same-failure` without `--exit-code` or `--signal`: the
+    /// signature holds the ending).
+    Any,
 }
 
 impl Default for Expect {
@@ -34,6 +40,8 @@ pub struct Conditions {
     pub expect: Expect,
     pub stdout: Option<Regex>,
     pub stderr: Option<Regex>,
+    /// `--same-failure`: the original's failure; a run must fail the same way.
+    pub same: Option<Signature>,
 }
 
 /// The captured output of one run, as much as the conditions need.
@@ -43,16 +51,46 @@ pub struct Streams<'a> {
     pub stderr: Option<&'a Captured>,
     /// The run's timeout, to say "timed out after N s".
     pub timeout: Duration,
+    /// The run's failure signature, when it was derived (see [`signature_of`]): `None` when it
+    /// was not, or the run did not fail.
+    pub signature: Option<&'a Signature>,
+}
+
+/// How a run ended, as a signature sees it (`None`: interrupted or cancelled, no verdict).
+pub fn ending_of(status: RunStatus) -> Option<Ending> {
+    match status {
+        RunStatus::Exited(code) => Some(Ending::Exited(code)),
+        RunStatus::Signaled(sig) => Some(Ending::Signaled(sig)),
+        RunStatus::TimedOut => Some(Ending::TimedOut),
+        RunStatus::Interrupted | RunStatus::Cancelled => None,
+    }
+}
+
+/// The failure signature of a run that ended as `status` with this output (both streams
+/// captured); `None` when it did not fail or gave no verdict.
+pub fn signature_of(
+    status: RunStatus,
+    stdout: Option<&Captured>,
+    stderr: Option<&Captured>,
+) -> Option<Signature> {
+    let ending = ending_of(status)?;
+    let bytes = |c: Option<&Captured>| c.map(Captured::joined).unwrap_or_default();
+    crate::signature::derive(ending, &bytes(stdout), &bytes(stderr))
 }
 
 impl Conditions {
     /// Whether a stream must be captured for the verdict.
     pub fn needs_stdout(&self) -> bool {
-        self.stdout.is_some()
+        self.stdout.is_some() || self.same.is_some()
     }
 
     pub fn needs_stderr(&self) -> bool {
-        self.stderr.is_some()
+        self.stderr.is_some() || self.same.is_some()
+    }
+
+    /// Whether the verdict needs the run's signature ([`Streams::signature`]).
+    pub fn needs_signature(&self) -> bool {
+        self.same.is_some()
     }
 
     /// The conditions `status` and `streams` fail, in words (empty: interesting).
@@ -76,6 +114,16 @@ impl Conditions {
                 ));
             }
         }
+        if let Some(want) = &self.same {
+            let why = match streams.signature {
+                Some(got) => want.matches(got).err(),
+                None => Some(crate::signature::Mismatch::NotAFailure),
+            };
+            // a timeout is said once, above
+            if let Some(why) = why.filter(|_| status != RunStatus::TimedOut) {
+                unmet.push(format!("--same-failure: {why}"));
+            }
+        }
         unmet
     }
 
@@ -94,6 +142,7 @@ impl Conditions {
             other => return Some(other.describe(timeout)),
         };
         match (self.expect, status, signal) {
+            (Expect::Any, _, _) => None,
             (Expect::Exit(want), RunStatus::Exited(code), _) if code == want => None,
             (Expect::Exit(want), _, _) => Some(format!(
                 "{}, not exit status {want} (--exit-code {want})",
@@ -113,6 +162,7 @@ impl Conditions {
     /// The conditions as command-line flags (for messages and the test's identity).
     pub fn flags(&self) -> Vec<String> {
         let mut flags = match self.expect {
+            Expect::Any => vec![],
             Expect::Exit(code) => vec![format!("--exit-code {code}")],
             Expect::Signal(None) => vec!["--signal".to_string()],
             Expect::Signal(Some(sig)) => vec![format!("--signal {}", short_name(sig))],
@@ -121,6 +171,9 @@ impl Conditions {
             if let Some(r) = regex {
                 flags.push(format!("{flag} {}", shell_word(r.as_str())));
             }
+        }
+        if self.same.is_some() {
+            flags.push("--same-failure".to_string());
         }
         flags
     }
@@ -320,6 +373,52 @@ mod tests {
             why[1].starts_with("--stderr fold_convert found no match"),
             "{why:?}"
         );
+    }
+
+    #[test]
+    fn the_same_failure_needs_the_same_signature_and_any_ending_but_a_timeout() {
+        use crate::signature::{Ending, derive};
+        let ice = |function: &str| {
+            let text =
+                format!("x.cc:9:15: internal compiler error: in {function}, at cp/pt.cc:100\n");
+            derive(Ending::Exited(1), b"", text.as_bytes()).unwrap()
+        };
+        let (same, other) = (ice("poplevel_class"), ice("coerce_template_parms"));
+        let c = Conditions {
+            expect: Expect::Any,
+            same: Some(same.clone()),
+            ..Conditions::default()
+        };
+        assert!(c.needs_stdout() && c.needs_stderr() && c.needs_signature());
+        assert_eq!(c.flags(), ["--same-failure"]);
+        let with = |signature| Streams {
+            signature,
+            ..Streams::default()
+        };
+        assert!(
+            c.unmet(RunStatus::Exited(1), false, with(Some(&same)))
+                .is_empty()
+        );
+        let why = c.unmet(RunStatus::Exited(1), false, with(Some(&other)));
+        assert_eq!(why.len(), 1, "{why:?}");
+        assert!(
+            why[0].starts_with("--same-failure: ") && why[0].contains("coerce_template_parms"),
+            "{why:?}"
+        );
+        let why = c.unmet(RunStatus::Exited(0), false, with(None));
+        assert_eq!(why, ["--same-failure: exited 0 with nothing recognisable"]);
+        // a timeout is said once, whatever the signature
+        let why = c.unmet(RunStatus::TimedOut, false, with(None));
+        assert_eq!(why.len(), 1, "{why:?}");
+        assert!(why[0].contains("timed out"), "{why:?}");
+        // with --exit-code too, both must hold
+        let both = Conditions {
+            expect: Expect::Exit(4),
+            ..c.clone()
+        };
+        let why = both.unmet(RunStatus::Exited(1), false, with(Some(&same)));
+        assert_eq!(why.len(), 1, "{why:?}");
+        assert!(why[0].contains("--exit-code 4"), "{why:?}");
     }
 
     #[test]

@@ -11,14 +11,13 @@
 //!   without any `@@` the path is appended as the last argument.
 
 pub mod conditions;
-mod program;
 
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 
+pub use crate::exec::script::ensure_program_runnable;
 pub use conditions::{Conditions, Expect, Streams};
-pub use program::ensure_program_runnable;
 
 use crate::exit::{FailureKind, fail};
 
@@ -121,7 +120,7 @@ impl Check {
     }
 
     /// The bytes that identify this test: the form, the script's path (or the command's words),
-    /// the conditions, and the path and a hash of the bytes of every file the test names that
+    /// the conditions (the failure `--same-failure` keeps included), and the path and a hash of the bytes of every file the test names that
     /// exists: the script, the program after `--`, and every word after `--` or in a `-c`
     /// command (split as the shell would) that is the absolute path of a regular file, except
     /// the `inputs` themselves (they change as the run goes). Two runs with the same identity
@@ -157,6 +156,11 @@ impl Check {
         field(b"conditions");
         for flag in self.conditions.flags() {
             field(flag.as_bytes());
+        }
+        // the failure kept is part of the test: a candidate's verdict depends on it
+        if let Some(same) = &self.conditions.same {
+            field(b"signature");
+            field(&serde_json::to_vec(same).unwrap_or_default());
         }
         let inputs: Vec<(u64, u64)> = inputs.iter().filter_map(|p| file_id(p)).collect();
         for word in named {

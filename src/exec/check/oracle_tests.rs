@@ -5,10 +5,10 @@ use std::time::Duration;
 
 use super::conditions::parse_regex;
 use super::*;
-use crate::exec::runner::{RunStatus, ScriptConfig, ScriptOracle};
+use crate::exec::runner::{RunStatus, ScriptConfig, ScriptRunner};
 use crate::signal;
 
-fn oracle(command: TestCommand, conditions: Conditions) -> (ScriptOracle, tempfile::TempDir) {
+fn oracle(command: TestCommand, conditions: Conditions) -> (ScriptRunner, tempfile::TempDir) {
     let root = tempfile::tempdir().unwrap();
     let cfg = ScriptConfig {
         check: Check {
@@ -20,8 +20,10 @@ fn oracle(command: TestCommand, conditions: Conditions) -> (ScriptOracle, tempfi
         verbose: false,
         temp_root: Some(root.path().to_path_buf()),
         launcher: None,
+        derive: false,
+        slipped: None,
     };
-    (ScriptOracle::new(cfg).unwrap(), root)
+    (ScriptRunner::new(cfg).unwrap(), root)
 }
 
 fn argv(words: &[&str]) -> TestCommand {
