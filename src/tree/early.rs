@@ -56,7 +56,11 @@ impl EarlyParse {
     }
 
     /// [`EarlyParse::start`], and `listing` on the tree before it is handed over.
-    pub fn start_listing(front: &Front, text: Vec<u8>, listing: Option<Listing>) -> EarlyParse {
+    pub fn start_listing(
+        front: &Front,
+        text: impl Into<Arc<[u8]>>,
+        listing: Option<Listing>,
+    ) -> EarlyParse {
         let (tx, rx) = channel();
         let text: Arc<[u8]> = text.into();
         let (theirs, copy) = (front.clone(), text.clone());
@@ -127,7 +131,7 @@ impl EarlyParse {
 /// its arena.
 fn parse_and_count(
     front: &Front,
-    text: &[u8],
+    text: &Arc<[u8]>,
     listing: Option<Listing>,
     parsed: impl FnOnce(First),
 ) -> Result<usize> {
@@ -146,7 +150,7 @@ fn parse_and_count(
             Ok(ts::count_tokens(g, &tree))
         }
         Front::Text => {
-            let built = text::build(text);
+            let built = text::build_shared(text.clone());
             let tokens = built.tokens.len();
             parsed(First {
                 errors: built.errors,

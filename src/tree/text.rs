@@ -5,6 +5,8 @@
 //! indented lines heads a block). Every item is deletable; any item can replace any other
 //! (a group by a nested group or word), which is Perses' hoisting on brackets.
 
+use std::sync::Arc;
+
 use super::render::Tokens;
 use super::ts::{Parsed, Reparse};
 use super::{Arena, Class, NONE, NodeId, PreorderBuilder};
@@ -135,7 +137,15 @@ impl Reparse for BracketCheck {
 
 /// Builds the bracket tree of `src`.
 pub fn build(src: &[u8]) -> Parsed {
-    let spans: Vec<(u32, u32)> = lex(src).collect();
+    build_shared(src.into())
+}
+
+/// [`build`], the tokens sharing `text` rather than copying it.
+pub fn build_shared(text: Arc<[u8]>) -> Parsed {
+    let src = &text[..];
+    // counted first: a vector grown by doubling holds up to twice what a large input needs
+    let mut spans: Vec<(u32, u32)> = Vec::with_capacity(lex(src).count());
+    spans.extend(lex(src));
     let mut pair = vec![NONE; spans.len()];
     let lexes = spans.iter().map(|&(a, _)| lex_of(src[a as usize]));
     let errors = match_brackets(lexes, |o, c| {
@@ -161,7 +171,7 @@ pub fn build(src: &[u8]) -> Parsed {
     let first_error = (errors > 0).then_some(0);
     Parsed {
         arena,
-        tokens: Tokens::new(src.to_vec(), spans),
+        tokens: Tokens::new(text, spans),
         errors,
         first_error,
     }
