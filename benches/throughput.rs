@@ -189,7 +189,7 @@ fn main() {
         "input: {} bytes, {} tokens, {} arena nodes, {} parse errors",
         src.len(),
         tokens.len(),
-        arena.nodes.len(),
+        arena.len(),
         parsed.errors
     );
     println!(

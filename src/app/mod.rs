@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
@@ -374,7 +375,9 @@ struct Session {
     cfg: Config,
     algo: Algo,
     front: Option<Front>,
-    original: Vec<u8>,
+    /// Shared with the first parse and the check's conclusion: a large input is held twice
+    /// (this and the best), not once per holder.
+    original: Arc<[u8]>,
     /// The test, its script or program resolved.
     check: Check,
     tester: Tester,
@@ -425,11 +428,12 @@ impl Session {
         let mut progress = Progress::new(cfg.quiet, input.len());
         progress.set_jobs(jobs);
         let start = Instant::now();
+        let original: Arc<[u8]> = input.as_slice().into();
         let mut session = Session {
             tester: Tester::new(
                 pool,
                 Sink::memory(),
-                input.clone(),
+                input,
                 cfg.cache,
                 cfg.max_attempts,
                 progress,
@@ -438,7 +442,7 @@ impl Session {
             cfg,
             algo,
             front,
-            original: input,
+            original,
             check,
             start,
             rounds: 0,
@@ -452,7 +456,8 @@ impl Session {
         // original's check runs
         if let (Algo::Hdd | Algo::Perses, Some(front)) = (algo, session.front.as_ref()) {
             let rewrites = algo == Algo::Perses && session.cfg.rewrites;
-            let best = session.tester.best.clone();
+            // the best is the original here: the parse shares the original's bytes
+            let best = session.original.clone();
             let listing = crate::schedule::first_listing(front, best.len(), rewrites);
             session.early = Some(EarlyParse::start_listing(front, best, listing));
         }
@@ -470,7 +475,7 @@ impl Session {
             name: &self.cfg.input,
             warn: true,
         };
-        let from_original = self.tester.best == self.original;
+        let from_original = self.tester.best[..] == self.original[..];
         let early = self.early.take();
         let (done, result) = crate::app::reduction::reduce_best(&mut self.tester, &job, early);
         self.original_tokens = done.start_tokens.filter(|_| from_original);
@@ -539,7 +544,7 @@ impl Session {
         let paired = t.width() > 1
             && self.cfg.max_attempts.is_none()
             && !t.best.is_empty()
-            && t.best != self.original
+            && t.best[..] != self.original[..]
             && !t.stopped();
         if !paired {
             crate::app::reduction::try_empty(t);
@@ -558,7 +563,7 @@ impl Session {
     /// Runs the test once more on the final result, bypassing the cache (skipped when the
     /// --max-attempts budget is used up: every run counts).
     fn recheck(&mut self) -> Result<bool> {
-        if self.tester.best == self.original || !self.tester.budget_left() {
+        if self.tester.best[..] == self.original[..] || !self.tester.budget_left() {
             return Ok(true);
         }
         let best = self.tester.best.clone();

@@ -4,6 +4,7 @@
 //! ([`Tester::check_pair`]).
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Result;
@@ -51,7 +52,7 @@ impl Session {
         let conclusion = Conclusion {
             cfg: self.cfg.clone(),
             check: self.check.clone(),
-            original: point,
+            original: point.into(),
             plan,
         };
         Err(conclusion
@@ -121,7 +122,7 @@ pub(crate) fn rerun_original(
 struct Conclusion {
     cfg: Config,
     check: Check,
-    original: Vec<u8>,
+    original: Arc<[u8]>,
     plan: SinkPlan,
 }
 

@@ -220,7 +220,7 @@ impl<'p> Chain<'p> {
             } else {
                 debug_assert_eq!(
                     subtract(&root.config, &delta),
-                    root.cands[self.live_pos].candidate,
+                    root.candidate(self.live_pos),
                     "the prediction of this pass differs from the real pass"
                 );
             }
@@ -266,7 +266,12 @@ impl<'p> Chain<'p> {
             }
             let cand = &mut node.cands[item.index];
             if cand.hint.is_none() && self.width > 1 {
-                cand.hint = Some(oracle.hint(&node.config, &cand.removed));
+                // a pass that cannot fork is hinted as it always was: with no delta
+                let removed: &[Unit] = match node.base.is_some() {
+                    true => &cand.removed,
+                    false => &[],
+                };
+                cand.hint = Some(oracle.hint(&node.config, removed));
             }
             let (ticket, origin, delta) = (cand.ticket, node.origin, cand.delta);
             node.kind
@@ -282,9 +287,9 @@ impl<'p> Chain<'p> {
                     break;
                 }
                 Ok(None) => {
-                    let candidate = &node.cands[item.index].candidate;
+                    let candidate = node.candidate(item.index);
                     let known = (&mut self.running, &mut self.verdicts, &mut self.twins);
-                    match start_test(known, oracle, (ticket, origin, delta), candidate) {
+                    match start_test(known, oracle, (ticket, origin, delta), &candidate) {
                         // no verdict will come; if this was the current candidate the loop
                         // waits for the tests still running and asks again, or stops
                         Started::Unknown => return Plan::Ready,
@@ -334,7 +339,7 @@ impl<'p> Chain<'p> {
     /// for the next pass; every test off that branch is cancelled.
     pub fn commit(&mut self, k: usize, oracle: &mut dyn Oracle) -> (Ticket, Vec<Unit>) {
         let mut root = self.root.take().expect("a pass is running");
-        let cand = std::mem::take(&mut root.cands[k].candidate);
+        let cand = root.candidate(k);
         let ticket = root.cands[k].ticket;
         let next = root
             .branches

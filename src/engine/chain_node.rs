@@ -31,14 +31,18 @@ impl<'p> Branch<'p> {
     }
 }
 
-/// One candidate of a pass node: the configuration it would leave, and its ticket.
+/// One candidate of a pass node: what it removes from the node's configuration, and its
+/// ticket. The configuration it would leave is derived when it is tested or followed: a pass
+/// pulls thousands of candidates, and one whole configuration each grew with the input times
+/// the pass's length (issue 38).
 pub(super) struct Cand {
     pub(super) ticket: Ticket,
-    pub(super) candidate: Vec<Unit>,
+    /// What it removes (the policy's delta).
+    pub(super) removed: Vec<Unit>,
+    /// How many units of the configuration it removes.
+    pub(super) count: usize,
     /// What it removes, as a key: the same deletion in another branch (see [`Twins`]).
     pub(super) delta: u64,
-    /// What it removes, with `-j` above 1 (for the oracle's hint).
-    pub(super) removed: Vec<Unit>,
     /// The oracle's hint for the odds ([`Oracle::hint`]), once asked.
     pub(super) hint: Option<Hint>,
 }
@@ -65,7 +69,7 @@ impl<'p> PassNode<'p> {
         Traits {
             kind: self.kind.unwrap_or_default(),
             index: i,
-            removed: self.config.len() - cand.candidate.len(),
+            removed: cand.count,
             twin: twins.of(cand.ticket, cand.delta),
             hint: cand.hint.unwrap_or_default(),
         }
@@ -87,21 +91,24 @@ impl<'p> PassNode<'p> {
         }
     }
 
-    pub(super) fn push(&mut self, delta: Vec<Unit>) {
+    pub(super) fn push(&mut self, mut delta: Vec<Unit>) {
         assert!(!delta.is_empty(), "a policy proposed an empty delta");
-        let candidate = subtract(&self.config, &delta);
+        // kept for the whole pass: not with the slack of a vector grown by doubling
+        delta.shrink_to_fit();
+        let count = removed_count(&self.config, &delta);
         let key = delta_key(&delta);
-        let removed = match self.base.is_some() {
-            true => delta,
-            false => Vec::new(),
-        };
         self.cands.push(Cand {
             ticket: new_ticket(),
-            candidate,
+            removed: delta,
+            count,
             delta: key,
-            removed,
             hint: None,
         });
+    }
+
+    /// The configuration candidate `i` would leave.
+    pub(super) fn candidate(&self, i: usize) -> Vec<Unit> {
+        subtract(&self.config, &self.cands[i].removed)
     }
 
     /// Makes candidate `i` available by replaying the pass on a fork (a hypothetical node).
@@ -152,10 +159,11 @@ impl<'p> PassNode<'p> {
             return Branch::Unknown;
         }
         policy.accepted(i);
-        if !policy.on_reduced(Some(&cand.candidate)) {
+        let candidate = self.candidate(i);
+        if !policy.on_reduced(Some(&candidate)) {
             return Branch::End;
         }
-        let next = PassNode::new(cand.candidate.clone(), Some(policy), Some(cand.ticket));
+        let next = PassNode::new(candidate, Some(policy), Some(cand.ticket));
         Branch::Pass(Box::new(next))
     }
 
@@ -185,6 +193,19 @@ impl<'p> PassNode<'p> {
             }
         }
     }
+}
+
+/// How many units of the sorted `config` the sorted `delta` removes (what [`subtract`] drops).
+fn removed_count(config: &[Unit], delta: &[Unit]) -> usize {
+    let mut count = 0;
+    let mut last = None;
+    for &u in delta {
+        if last != Some(u) && config.binary_search(&u).is_ok() {
+            count += 1;
+        }
+        last = Some(u);
+    }
+    count
 }
 
 /// The pass node at `path` (success indices from the root), building branches on the way.

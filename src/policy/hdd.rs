@@ -44,7 +44,7 @@ where
     /// The level's present candidates, sorted by id.
     fn alive_level_nodes(&self, config: &[Unit]) -> Vec<NodeId> {
         let arena = self.arena;
-        let Some(nodes) = arena.by_depth.get(self.level as usize) else {
+        let Some(nodes) = arena.level(self.level) else {
             return Vec::new();
         };
         nodes

@@ -151,7 +151,7 @@ where
     }
 
     fn may_activate(&self, id: NodeId) -> bool {
-        let class = self.arena.node(id).class;
+        let class = self.arena.node(id).class();
         let listlike = match self.options.opt_deletions_in_walk {
             true => matches!(class, Class::List | Class::Error),
             false => class.is_listlike(),
@@ -193,8 +193,8 @@ struct LargestFirst {
 impl LargestFirst {
     fn new(view: &View) -> Self {
         let arena = view.arena;
-        let keys: Vec<(u32, std::cmp::Reverse<NodeId>)> = (0..arena.nodes.len() as NodeId)
-            .filter(|&id| !arena.node(id).class.is_leaf() && view.live(id))
+        let keys: Vec<(u32, std::cmp::Reverse<NodeId>)> = (0..arena.len() as NodeId)
+            .filter(|&id| !arena.node(id).class().is_leaf() && view.live(id))
             .map(|id| (view.size(id), std::cmp::Reverse(id)))
             .collect();
         LargestFirst { heap: keys.into() }
@@ -248,7 +248,7 @@ where
         let nodes = LargestFirst::new(&view);
         self.lists_total = nodes
             .keys()
-            .filter(|&(_, n)| self.arena.node(n).class.is_listlike())
+            .filter(|&(_, n)| self.arena.node(n).class().is_listlike())
             .count();
         self.pick_active(&nodes, &view);
         *self.log.borrow_mut() = PassLog::default();
@@ -338,8 +338,8 @@ where
                 let arena = self.arena;
                 let within = arena
                     .parent(a)
-                    .map_or("file", |p| arena.kind_name(arena.node(p).kind));
-                let what = if arena.node(a).class == Class::Error {
+                    .map_or("file", |p| arena.kind_name(arena.node(p).kind()));
+                let what = if arena.node(a).class() == Class::Error {
                     "error region"
                 } else {
                     "list"
@@ -417,26 +417,21 @@ impl Replacements<'_, '_> {
         let view = &self.view;
         let arena = view.arena;
         let failed = self.failed.as_ref().map(|f| f.borrow());
-        if self.opt_deletions && arena.node(n).class == Class::Opt {
+        if self.opt_deletions && arena.node(n).class() == Class::Opt {
             // deleting the optional element: one candidate, remembered like a replacement
-            let elem = arena
-                .children(n)
-                .first()
-                .copied()
-                .filter(|&e| view.present(e));
+            let elem = arena.children(n).next().filter(|&e| view.present(e));
             return elem
                 .filter(|&e| !failed.as_ref().is_some_and(|f| f.pairs.contains(&(n, e))))
                 .into_iter()
                 .collect();
         }
-        if matches!(arena.node(n).class, Class::Opt | Class::Error) || arena.parent(n).is_none() {
+        if matches!(arena.node(n).class(), Class::Opt | Class::Error) || arena.parent(n).is_none() {
             return Vec::new();
         }
         // the nearest first (breadth first), at most MAX_REPLACEMENTS of them: a node holding a
         // whole program (a JavaScript bundle's wrapper) has thousands, which all fail
         let mut ds = Vec::new();
-        let mut queue: std::collections::VecDeque<NodeId> =
-            arena.children(n).iter().copied().collect();
+        let mut queue: std::collections::VecDeque<NodeId> = arena.children(n).collect();
         while let Some(d) = queue.pop_front() {
             if ds.len() == MAX_REPLACEMENTS {
                 break;
@@ -448,7 +443,7 @@ impl Replacements<'_, '_> {
             if !skip && view.live(d) && view.can_replace(n, d) {
                 ds.push(d);
             }
-            queue.extend(arena.children(d).iter().copied());
+            queue.extend(arena.children(d));
         }
         // popped from the back: largest first in the vector means smallest first out
         ds.sort_by_key(|&d| (std::cmp::Reverse(view.size(d)), std::cmp::Reverse(d)));
@@ -483,7 +478,7 @@ impl Replacements<'_, '_> {
             let d = self.queue.pop().expect("refilled");
             let n = self.current;
             let outer = self.view.leaves_under(n, self.config);
-            let opt = self.opt_deletions && self.view.arena.node(n).class == Class::Opt;
+            let opt = self.opt_deletions && self.view.arena.node(n).class() == Class::Opt;
             let inner = match opt {
                 true => &[],
                 false => self.view.leaves_under(d, self.config),

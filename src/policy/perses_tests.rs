@@ -27,8 +27,8 @@ fn perses_follows_the_specs_pass_table() {
     let tree = example_tree();
     let arena = &tree.arena;
     let crash = tree.token("crash");
-    let lists: Vec<NodeId> = (0..arena.nodes.len() as NodeId)
-        .filter(|&n| arena.node(n).kind == Kind::List as u16)
+    let lists: Vec<NodeId> = (0..arena.len() as NodeId)
+        .filter(|&n| arena.node(n).kind() == Kind::List as u16)
         .collect();
     let (innermost, outermost) = (lists[0], lists[3]);
     let mut perses = Perses::new(arena, || Ddmin);
@@ -102,8 +102,8 @@ fn liveness_and_anchor_match_the_specs_promotion_picture() {
     assert_eq!(tree.render(&keep), "int main ( ) { crash ( ) ; }");
     let view = View::new(arena, &keep);
     let of_kind = |k: Kind| -> Vec<NodeId> {
-        (0..arena.nodes.len() as NodeId)
-            .filter(|&n| arena.node(n).kind == k as u16)
+        (0..arena.len() as NodeId)
+            .filter(|&n| arena.node(n).kind() == k as u16)
             .collect()
     };
     let blocks = of_kind(Kind::Block); // [inner, outer] in creation order

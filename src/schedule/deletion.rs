@@ -108,8 +108,9 @@ impl Driver<'_> {
     pub(super) fn deletion(&mut self, goals: bool) -> Result<bool> {
         loop {
             self.rounds += 1;
-            let text = self.tester.best.clone();
-            let parsed = self.trees.build(&text)?;
+            let parsed = self.trees.build(&self.tester.best)?;
+            // the text of the round: the tokens hold it, a second copy would not be freed
+            let text = parsed.tokens.src.clone();
             let units: Vec<Unit> = (0..parsed.tokens.len() as Unit).collect();
             let pays = text.len() <= tester::PREFILTER_MAX_BYTES;
             if self.schedule.prefilter && !pays {
@@ -155,7 +156,7 @@ impl Driver<'_> {
             drop(oracle);
             // a round whose deletions render the same text (an emptied Python block renders
             // `pass` again) would repeat forever on the same parse
-            let unchanged = self.tester.best == text;
+            let unchanged = self.tester.best[..] == text[..];
             if self.tester.stopped()
                 || self.tester.stalled()
                 || unchanged

@@ -66,10 +66,19 @@ impl<'f> Trees<'f> {
     pub fn build(&mut self, src: &[u8]) -> Result<Parsed> {
         let parsed = match self.front {
             Front::Grammar(g) => ts::build_tree(g, &self.tree(src)?, src),
-            Front::Text => text::build(src),
+            Front::Text => match self.early_built(src) {
+                Some(built) => built,
+                None => text::build(src),
+            },
         };
         self.counts.insert(xxh3_64(src), parsed.tokens.len());
         Ok(parsed)
+    }
+
+    /// The first parse's bracket tree, if `src` is its text (taken: it is built once).
+    fn early_built(&mut self, src: &[u8]) -> Option<Parsed> {
+        let early = self.early.as_mut().filter(|e| e.text() == src)?;
+        early.first().ok()?.built.take()
     }
 
     /// The tokens of `src`'s arena, counted once per text.

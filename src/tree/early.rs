@@ -1,8 +1,10 @@
 //! The first parse of a tree run, on a thread of its own, started while the original's check
 //! runs: on a large input the parse and the arena build take seconds, and the test does not
 //! need them. The thread hands over the tree-sitter tree (and its error count) as soon as it
-//! has parsed, so the first pass can list its edits on it, then builds the arena only to count
-//! the tokens for the summary, off the path to the first candidate.
+//! has parsed, so the first pass can list its edits on it, then counts the tokens its arena
+//! would have for the summary (a walk of the tree, not a second arena beside the driver's).
+//! The bracket tree has no tree to hand over: its arena is built here and handed over whole,
+//! so the driver's first round does not build it again.
 //!
 //! A [`Listing`] given at the start runs on the thread too, on the tree before it is handed
 //! over: the first call's edits (its name analysis takes tens of milliseconds on a 100 KB file,
@@ -18,7 +20,7 @@ use tree_sitter::Tree;
 
 use super::front::Front;
 use super::text;
-use super::ts::{self, count_errors, parse_tree};
+use super::ts::{self, Parsed, count_errors, parse_tree};
 
 /// What the parse found: the tree-sitter tree (grammar front ends) and the parse errors.
 pub struct First {
@@ -26,6 +28,8 @@ pub struct First {
     /// Byte offset of the first error, if any.
     pub first_error: Option<usize>,
     pub tree: Option<Tree>,
+    /// The bracket tree's arena: built to find the errors, handed over whole.
+    pub built: Option<Parsed>,
     /// What the [`Listing`] made of the tree, if there was one.
     pub listed: Option<Box<dyn Any + Send>>,
 }
@@ -52,7 +56,11 @@ impl EarlyParse {
     }
 
     /// [`EarlyParse::start`], and `listing` on the tree before it is handed over.
-    pub fn start_listing(front: &Front, text: Vec<u8>, listing: Option<Listing>) -> EarlyParse {
+    pub fn start_listing(
+        front: &Front,
+        text: impl Into<Arc<[u8]>>,
+        listing: Option<Listing>,
+    ) -> EarlyParse {
         let (tx, rx) = channel();
         let text: Arc<[u8]> = text.into();
         let (theirs, copy) = (front.clone(), text.clone());
@@ -119,11 +127,11 @@ impl EarlyParse {
     }
 }
 
-/// Parses `text`, runs `listing` on the tree, tells `parsed` both, then builds the arena and
-/// counts its tokens.
+/// Parses `text`, runs `listing` on the tree, tells `parsed` both, then counts the tokens of
+/// its arena.
 fn parse_and_count(
     front: &Front,
-    text: &[u8],
+    text: &Arc<[u8]>,
     listing: Option<Listing>,
     parsed: impl FnOnce(First),
 ) -> Result<usize> {
@@ -137,18 +145,21 @@ fn parse_and_count(
                 first_error,
                 listed: listing.map(|list| list(&tree, text)),
                 tree: Some(tree.clone()),
+                built: None,
             });
-            Ok(ts::build_tree(g, &tree, text).tokens.len())
+            Ok(ts::count_tokens(g, &tree))
         }
         Front::Text => {
-            let built = text::build(text);
+            let built = text::build_shared(text.clone());
+            let tokens = built.tokens.len();
             parsed(First {
                 errors: built.errors,
                 first_error: built.first_error,
                 tree: None,
+                built: Some(built),
                 listed: None,
             });
-            Ok(built.tokens.len())
+            Ok(tokens)
         }
     }
 }

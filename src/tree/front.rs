@@ -82,8 +82,10 @@ impl Front {
             return Vec::new();
         };
         let arena = &parsed.arena;
-        (0..arena.token_count() as Unit)
-            .filter(|&t| g.is_comment(arena.node(arena.tok_leaf[t as usize]).kind))
+        (0..)
+            .zip(arena.leaves())
+            .filter(|&(_, leaf)| g.is_comment(arena.node(leaf).kind()))
+            .map(|(t, _)| t)
             .collect()
     }
 }

@@ -28,6 +28,7 @@ pub const NONE: u32 = u32::MAX;
 
 /// How a node takes part in reduction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 pub enum Class {
     /// A leaf: exactly one atomic unit.
     Token,
@@ -44,6 +45,16 @@ pub enum Class {
 }
 
 impl Class {
+    /// By discriminant.
+    const ALL: [Class; 6] = [
+        Class::Token,
+        Class::Sep,
+        Class::List,
+        Class::Opt,
+        Class::Error,
+        Class::Regular,
+    ];
+
     /// Nodes whose children are deletable elements.
     pub fn is_listlike(self) -> bool {
         matches!(self, Class::List | Class::Opt | Class::Error)
@@ -54,48 +65,165 @@ impl Class {
     }
 }
 
-#[derive(Clone, Debug)]
+/// One node, packed in 16 bytes: a large input has millions (a 30 MB log has 6.6 million).
+/// What can be derived is not stored: in a pre-order arena a node's children are the nodes
+/// from `id + 1` up to its `end`, one subtree after the other, and its last token is the first
+/// token of the node after its subtree.
+#[derive(Clone, Copy, Debug)]
 pub struct Node {
-    pub class: Class,
-    /// Grammar kind id (tree-sitter `kind_id`, or the toy grammar's kind).
-    pub kind: u16,
-    /// For a List/Opt: the type set its elements must belong to. For any other node: the type set
-    /// of the slot it fills (a list element shares its list's set). `NONE` for the root.
-    pub slot: u32,
-    pub parent: NodeId,
-    /// Range into [`Arena::child_ids`].
-    pub children: (u32, u32),
-    /// Token range `[lo, hi)`.
-    pub toks: (u32, u32),
-    pub depth: u32,
+    /// The class (top [`CLASS_BITS`] bits) and the grammar kind.
+    tag: u16,
+    /// The type set ([`Node::slot`]); `u16::MAX` for none.
+    slot: u16,
+    parent: NodeId,
+    /// The tokens before this node in pre-order: its first token.
+    lo: u32,
+    /// Pre-order arenas: the first id after this node's subtree.
+    end: u32,
 }
 
-/// The tree, flattened. Both builders produce this.
+const CLASS_BITS: u32 = 3;
+/// Kind ids must fit beside the class (tree-sitter's grammars have at most a few hundred).
+pub const MAX_KIND: u16 = (1 << (16 - CLASS_BITS)) - 1;
+const NO_SLOT: u16 = u16::MAX;
+
+impl Node {
+    fn new(class: Class, kind: u16, slot: u32, parent: NodeId) -> Node {
+        assert!(kind <= MAX_KIND, "kind id {kind} does not fit a node");
+        let slot = match slot {
+            NONE => NO_SLOT,
+            s => u16::try_from(s)
+                .ok()
+                .filter(|&s| s != NO_SLOT)
+                .expect("too many type sets for a node"),
+        };
+        Node {
+            tag: (class as u16) << (16 - CLASS_BITS) | kind,
+            slot,
+            parent,
+            lo: 0,
+            end: 0,
+        }
+    }
+
+    pub fn class(&self) -> Class {
+        Class::ALL[(self.tag >> (16 - CLASS_BITS)) as usize]
+    }
+
+    /// Grammar kind id (tree-sitter `kind_id`, or the toy grammar's kind).
+    pub fn kind(&self) -> u16 {
+        self.tag & MAX_KIND
+    }
+
+    /// For a List/Opt: the type set its elements must belong to. For any other node: the type
+    /// set of the slot it fills (a list element shares its list's set). `NONE` for the root.
+    pub fn slot(&self) -> u32 {
+        match self.slot {
+            NO_SLOT => NONE,
+            s => s as u32,
+        }
+    }
+
+    /// The parent, or `NONE` for the root.
+    pub fn parent(&self) -> NodeId {
+        self.parent
+    }
+}
+
+/// The tree, flattened. Both builders produce this, with ids in pre-order (source order).
 #[derive(Clone, Debug, Default)]
 pub struct Arena {
-    pub nodes: Vec<Node>,
-    pub child_ids: Vec<NodeId>,
+    nodes: Vec<Node>,
     pub root: NodeId,
-    /// Token index -> its leaf node.
-    pub tok_leaf: Vec<NodeId>,
-    /// All nodes in pre-order (parents before children).
-    pub preorder: Vec<NodeId>,
-    /// Node ids grouped by depth, each group sorted by id.
-    pub by_depth: Vec<Vec<NodeId>>,
+    /// How many tokens (leaves).
+    tokens: u32,
     /// Interned type sets: bitsets over kind ids.
     pub type_sets: Vec<Vec<u64>>,
     /// Kind names, for the debug dump.
     pub kind_names: Vec<String>,
+    /// A tree built by hand in another order (the toy grammar's, in creation order): its links,
+    /// which a pre-order arena derives.
+    links: Option<Box<Links>>,
+    /// Node ids grouped by depth, each group sorted by id: made for HDD when it asks.
+    by_depth: std::sync::OnceLock<Vec<Vec<NodeId>>>,
+}
+
+/// The links of an arena whose ids are not in pre-order.
+#[derive(Clone, Debug)]
+struct Links {
+    children: Vec<Vec<NodeId>>,
+    /// Token index -> its leaf node.
+    tok_leaf: Vec<NodeId>,
+    /// The end of each node's token range.
+    hi: Vec<u32>,
+    preorder: Vec<NodeId>,
+}
+
+/// A node's children, in order.
+pub enum Children<'a> {
+    /// Pre-order: each child's subtree ends where the next child starts.
+    Preorder {
+        nodes: &'a [Node],
+        next: NodeId,
+        end: NodeId,
+    },
+    Listed(std::slice::Iter<'a, NodeId>),
+}
+
+impl Iterator for Children<'_> {
+    type Item = NodeId;
+
+    fn next(&mut self) -> Option<NodeId> {
+        match self {
+            Children::Preorder { nodes, next, end } => {
+                let c = *next;
+                (c < *end).then(|| {
+                    *next = nodes[c as usize].end;
+                    c
+                })
+            }
+            Children::Listed(it) => it.next().copied(),
+        }
+    }
 }
 
 impl Arena {
+    /// An empty arena for a builder.
+    pub fn new(kind_names: Vec<String>, type_sets: Vec<Vec<u64>>) -> Arena {
+        Arena {
+            kind_names,
+            type_sets,
+            ..Arena::default()
+        }
+    }
+
     pub fn node(&self, id: NodeId) -> &Node {
         &self.nodes[id as usize]
     }
 
-    pub fn children(&self, id: NodeId) -> &[NodeId] {
-        let (a, b) = self.node(id).children;
-        &self.child_ids[a as usize..b as usize]
+    /// How many nodes.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    pub fn children(&self, id: NodeId) -> Children<'_> {
+        match &self.links {
+            None => Children::Preorder {
+                nodes: &self.nodes,
+                next: id + 1,
+                end: self.node(id).end,
+            },
+            Some(links) => Children::Listed(links.children[id as usize].iter()),
+        }
+    }
+
+    /// Does the node have children?
+    pub fn has_children(&self, id: NodeId) -> bool {
+        self.children(id).next().is_some()
     }
 
     pub fn parent(&self, id: NodeId) -> Option<NodeId> {
@@ -103,12 +231,69 @@ impl Arena {
         (p != NONE).then_some(p)
     }
 
+    /// Token range `[lo, hi)`.
+    pub fn toks(&self, id: NodeId) -> (u32, u32) {
+        let n = self.node(id);
+        let hi = match &self.links {
+            None => self
+                .nodes
+                .get(n.end as usize)
+                .map_or(self.tokens, |next| next.lo),
+            Some(links) => links.hi[id as usize],
+        };
+        (n.lo, hi)
+    }
+
     pub fn token_count(&self) -> usize {
-        self.tok_leaf.len()
+        self.tokens as usize
+    }
+
+    /// The leaves in token order: token `t`'s is the `t`-th.
+    pub fn leaves(&self) -> impl Iterator<Item = NodeId> + '_ {
+        let listed = self.links.as_ref().map(|l| l.tok_leaf.as_slice());
+        let ids = match listed {
+            None => 0..self.nodes.len() as NodeId,
+            Some(_) => 0..0,
+        };
+        ids.filter(|&id| self.node(id).class().is_leaf())
+            .chain(listed.unwrap_or_default().iter().copied())
+    }
+
+    /// All node ids, parents before children.
+    pub fn preorder(&self) -> impl DoubleEndedIterator<Item = NodeId> + '_ {
+        let listed = self.links.as_ref().map(|l| l.preorder.as_slice());
+        let ids = match listed {
+            None => 0..self.nodes.len() as NodeId,
+            Some(_) => 0..0,
+        };
+        ids.chain(listed.unwrap_or_default().iter().copied())
+    }
+
+    /// The nodes at `depth`, sorted by id.
+    pub fn level(&self, depth: u32) -> Option<&[NodeId]> {
+        self.by_depth().get(depth as usize).map(Vec::as_slice)
     }
 
     pub fn max_depth(&self) -> u32 {
-        self.by_depth.len().saturating_sub(1) as u32
+        self.by_depth().len().saturating_sub(1) as u32
+    }
+
+    fn by_depth(&self) -> &Vec<Vec<NodeId>> {
+        self.by_depth.get_or_init(|| {
+            let mut depth = vec![0u32; self.nodes.len()];
+            let mut levels: Vec<Vec<NodeId>> = Vec::new();
+            for id in self.preorder() {
+                let d = self.parent(id).map_or(0, |p| depth[p as usize] + 1);
+                depth[id as usize] = d;
+                if levels.len() <= d as usize {
+                    levels.resize_with(d as usize + 1, Vec::new);
+                }
+            }
+            for (id, &d) in depth.iter().enumerate() {
+                levels[d as usize].push(id as NodeId);
+            }
+            levels
+        })
     }
 
     pub fn kind_name(&self, kind: u16) -> &str {
@@ -141,7 +326,7 @@ impl Arena {
 
     /// Does any token under `id` survive in `config` (sorted)? Binary search: no view needed.
     pub fn present_in(&self, id: NodeId, config: &[Unit]) -> bool {
-        let (lo, hi) = self.node(id).toks;
+        let (lo, hi) = self.toks(id);
         let i = config.partition_point(|&u| u < lo);
         config.get(i).is_some_and(|&u| u < hi)
     }
@@ -150,9 +335,7 @@ impl Arena {
     pub fn elems_in(&self, list: NodeId, config: &[Unit]) -> Vec<NodeId> {
         let mut elems: Vec<NodeId> = self
             .children(list)
-            .iter()
-            .copied()
-            .filter(|&c| self.node(c).class != Class::Sep && self.present_in(c, config))
+            .filter(|&c| self.node(c).class() != Class::Sep && self.present_in(c, config))
             .collect();
         elems.sort_unstable();
         elems
@@ -160,127 +343,198 @@ impl Arena {
 
     /// HDD's rule: a node may be deleted only as an element of a List/Opt/Error node.
     pub fn deletable(&self, id: NodeId) -> bool {
-        self.node(id).class != Class::Sep
+        self.node(id).class() != Class::Sep
             && self
                 .parent(id)
-                .is_some_and(|p| self.node(p).class.is_listlike())
+                .is_some_and(|p| self.node(p).class().is_listlike())
     }
 
-    /// Finishes a builder's work: depths, pre-order, the depth index and token ranges.
-    /// Builders fill `class`, `kind`, `slot`, `parent` and `children`, with leaves numbered in
-    /// source order by a left-to-right walk.
-    pub fn finish(&mut self) {
-        self.preorder.clear();
-        self.tok_leaf.clear();
-        let mut stack = vec![(self.root, 0u32)];
-        while let Some((id, depth)) = stack.pop() {
-            self.preorder.push(id);
-            self.nodes[id as usize].depth = depth;
-            if self.node(id).class.is_leaf() {
-                let t = self.tok_leaf.len() as u32;
-                self.nodes[id as usize].toks = (t, t + 1);
-                self.tok_leaf.push(id);
-            }
-            let (a, b) = self.node(id).children;
-            for i in (a..b).rev() {
-                stack.push((self.child_ids[i as usize], depth + 1));
+    /// An arena from nodes in any order, each with its children (a hand-built tree): token
+    /// ranges by a left-to-right walk from `root`, leaves numbered in source order.
+    pub fn from_links(
+        mut self,
+        root: NodeId,
+        nodes: Vec<(Class, u16, u32)>,
+        children: Vec<Vec<NodeId>>,
+    ) -> Arena {
+        let mut parent = vec![NONE; nodes.len()];
+        for (id, kids) in children.iter().enumerate() {
+            for &c in kids {
+                parent[c as usize] = id as NodeId;
             }
         }
-        for &id in self.preorder.iter().rev() {
-            let kids = self.children(id);
-            if let (Some(&f), Some(&l)) = (kids.first(), kids.last()) {
-                let range = (self.node(f).toks.0, self.node(l).toks.1);
-                self.nodes[id as usize].toks = range;
-            } else if !self.node(id).class.is_leaf() {
-                let t = self.tok_leaf.len() as u32;
-                self.nodes[id as usize].toks = (t, t);
+        self.nodes = nodes
+            .iter()
+            .enumerate()
+            .map(|(id, &(class, kind, slot))| Node::new(class, kind, slot, parent[id]))
+            .collect();
+        self.root = root;
+        let mut preorder = Vec::with_capacity(nodes.len());
+        let mut tok_leaf = Vec::new();
+        let mut stack = vec![root];
+        while let Some(id) = stack.pop() {
+            preorder.push(id);
+            let n = &mut self.nodes[id as usize];
+            n.lo = tok_leaf.len() as u32;
+            if n.class().is_leaf() {
+                tok_leaf.push(id);
             }
+            stack.extend(children[id as usize].iter().rev());
         }
-        self.fix_empty_ranges();
-        let max = self.nodes.iter().map(|n| n.depth).max().unwrap_or(0);
-        self.by_depth = vec![Vec::new(); max as usize + 1];
-        for (i, n) in self.nodes.iter().enumerate() {
-            self.by_depth[n.depth as usize].push(i as NodeId);
+        self.tokens = tok_leaf.len() as u32;
+        let mut hi = vec![self.tokens; nodes.len()];
+        for &id in preorder.iter().rev() {
+            let n = self.nodes[id as usize];
+            hi[id as usize] = match children[id as usize].last() {
+                Some(&last) => hi[last as usize],
+                None => n.lo + n.class().is_leaf() as u32,
+            };
         }
-    }
-
-    /// Childless internal nodes got a placeholder range; give them an empty range at their
-    /// position so ranges stay nested (pre-order: the next token after what precedes them).
-    fn fix_empty_ranges(&mut self) {
-        let mut next_tok = 0u32;
-        for i in 0..self.preorder.len() {
-            let id = self.preorder[i] as usize;
-            let n = &mut self.nodes[id];
-            if n.class.is_leaf() {
-                next_tok = n.toks.1;
-            } else if n.children.0 == n.children.1 {
-                n.toks = (next_tok, next_tok);
-            }
-        }
+        self.links = Some(Box::new(Links {
+            children,
+            tok_leaf,
+            hi,
+            preorder,
+        }));
+        self
     }
 
     /// A readable dump: one node a line, indented by depth, with class, kind, slot and tokens.
     pub fn dump(&self, token_text: &dyn Fn(u32) -> String) -> String {
         let mut out = String::new();
-        for &id in &self.preorder {
+        let mut depth = vec![0usize; self.nodes.len()];
+        for id in self.preorder() {
             let n = self.node(id);
-            let indent = "  ".repeat(n.depth as usize);
-            let what = match n.class {
-                Class::Token => format!("{:?}", token_text(n.toks.0)),
-                Class::Sep => format!("sep {:?}", token_text(n.toks.0)),
+            let d = self.parent(id).map_or(0, |p| depth[p as usize] + 1);
+            depth[id as usize] = d;
+            let indent = "  ".repeat(d);
+            let (lo, hi) = self.toks(id);
+            let what = match n.class() {
+                Class::Token => format!("{:?}", token_text(lo)),
+                Class::Sep => format!("sep {:?}", token_text(lo)),
                 Class::List => "[List]".into(),
                 Class::Opt => "[Opt]".into(),
                 Class::Error => "ERROR".into(),
-                Class::Regular => self.kind_name(n.kind).to_string(),
+                Class::Regular => self.kind_name(n.kind()).to_string(),
             };
-            let slot = if n.slot == NONE {
+            let slot = if n.slot() == NONE {
                 String::new()
             } else {
-                format!(" slot#{}", n.slot)
+                format!(" slot#{}", n.slot())
             };
-            out.push_str(&format!(
-                "{indent}{what} #{id}{slot} toks {}..{}\n",
-                n.toks.0, n.toks.1
-            ));
+            out.push_str(&format!("{indent}{what} #{id}{slot} toks {lo}..{hi}\n"));
         }
         out
     }
 }
 
-/// The answers one pass needs about one configuration, computed in O(nodes + tokens).
+/// Builds an arena in pre-order: a node is opened before its subtree and closed after it.
+/// Leaves take the next token.
+pub struct PreorderBuilder {
+    arena: Arena,
+}
+
+impl PreorderBuilder {
+    pub fn new(arena: Arena, nodes: usize) -> Self {
+        let mut arena = arena;
+        arena.nodes.reserve_exact(nodes);
+        PreorderBuilder { arena }
+    }
+
+    /// Opens an inner node (a leaf when `class` is one: then it is closed too).
+    pub fn open(&mut self, class: Class, kind: u16, slot: u32, parent: NodeId) -> NodeId {
+        let id = self.arena.nodes.len() as NodeId;
+        let mut node = Node::new(class, kind, slot, parent);
+        node.lo = self.arena.tokens;
+        if class.is_leaf() {
+            node.end = id + 1;
+            self.arena.tokens += 1;
+        }
+        self.arena.nodes.push(node);
+        id
+    }
+
+    /// Its subtree is complete.
+    pub fn close(&mut self, id: NodeId) {
+        self.arena.nodes[id as usize].end = self.arena.nodes.len() as NodeId;
+    }
+
+    pub fn kind(&self, id: NodeId) -> u16 {
+        self.arena.nodes[id as usize].kind()
+    }
+
+    pub fn finish(mut self) -> Arena {
+        self.arena.nodes.shrink_to_fit();
+        self.arena.root = 0;
+        self.arena
+    }
+}
+
+/// The answers one pass needs about one configuration, computed in O(nodes + tokens). Bits,
+/// not a word per token: every pass of a speculating run has one, and a large input has
+/// millions of tokens.
 pub struct View<'t> {
     pub arena: &'t Arena,
-    /// `prefix[t]` = number of kept tokens below `t`.
-    prefix: Vec<u32>,
-    live: Vec<bool>,
+    /// The kept tokens.
+    kept: Bits,
+    /// `rank[w]` = number of kept tokens below token `64 * w`.
+    rank: Vec<u32>,
+    live: Bits,
+}
+
+/// A fixed-size set of bits.
+struct Bits(Vec<u64>);
+
+impl Bits {
+    fn new(len: usize) -> Bits {
+        Bits(vec![0; len.div_ceil(64)])
+    }
+
+    fn get(&self, i: u32) -> bool {
+        self.0[(i / 64) as usize] >> (i % 64) & 1 == 1
+    }
+
+    fn set(&mut self, i: u32, on: bool) {
+        let (w, b) = ((i / 64) as usize, i % 64);
+        self.0[w] = self.0[w] & !(1 << b) | (on as u64) << b;
+    }
 }
 
 impl<'t> View<'t> {
     pub fn new(arena: &'t Arena, config: &[Unit]) -> Self {
-        let t = arena.token_count();
-        let mut kept = vec![false; t];
+        let mut kept = Bits::new(arena.token_count());
         for &u in config {
-            kept[u as usize] = true;
+            kept.set(u, true);
         }
-        let mut prefix = Vec::with_capacity(t + 1);
+        let mut rank = Vec::with_capacity(kept.0.len() + 1);
         let mut count = 0;
-        prefix.push(0);
-        for &k in &kept {
-            count += k as u32;
-            prefix.push(count);
+        rank.push(0);
+        for w in &kept.0 {
+            count += w.count_ones();
+            rank.push(count);
         }
         let live = compute_live(arena, &kept);
         View {
             arena,
-            prefix,
+            kept,
+            rank,
             live,
+        }
+    }
+
+    /// How many tokens below `t` are kept.
+    fn prefix(&self, t: u32) -> u32 {
+        let (w, b) = ((t / 64) as usize, t % 64);
+        match b {
+            0 => self.rank[w],
+            _ => self.rank[w] + (self.kept.0[w] & ((1 << b) - 1)).count_ones(),
         }
     }
 
     /// Surviving tokens under `id`.
     pub fn size(&self, id: NodeId) -> u32 {
-        let (lo, hi) = self.arena.node(id).toks;
-        self.prefix[hi as usize] - self.prefix[lo as usize]
+        let (lo, hi) = self.arena.toks(id);
+        self.prefix(hi) - self.prefix(lo)
     }
 
     /// Does any token under `id` survive?
@@ -290,7 +544,7 @@ impl<'t> View<'t> {
 
     /// Does the node still fill its grammar slot?
     pub fn live(&self, id: NodeId) -> bool {
-        self.live[id as usize]
+        self.live.get(id)
     }
 
     /// The node whose slot `n` effectively fills: the top of the dead chain above it.
@@ -310,29 +564,27 @@ impl<'t> View<'t> {
     pub fn can_replace(&self, n: NodeId, d: NodeId) -> bool {
         let arena = self.arena;
         let (nn, dn) = (arena.node(n), arena.node(d));
-        if n == d || matches!(nn.class, Class::Opt | Class::Error) {
+        if n == d || matches!(nn.class(), Class::Opt | Class::Error) {
             return false;
         }
         let anchor = self.anchor_of(n);
         let a = arena.node(anchor);
-        if a.parent == NONE {
+        if a.parent() == NONE {
             return false; // the root fills no slot
         }
-        match (a.class, dn.class) {
+        match (a.class(), dn.class()) {
             // a list that fills no typed slot (the bracket tree's) is never replaced
-            (Class::List, Class::List) => a.slot != NONE && arena.set_subset(dn.slot, a.slot),
+            (Class::List, Class::List) => a.slot() != NONE && arena.set_subset(dn.slot(), a.slot()),
             (_, Class::List | Class::Opt | Class::Error | Class::Sep) => false,
             (Class::List | Class::Opt | Class::Error, _) => false,
-            _ => arena.set_contains(a.slot, dn.kind),
+            _ => arena.set_contains(a.slot(), dn.kind()),
         }
     }
 
     /// The surviving tokens under `id`: a sub-slice of the (sorted) configuration.
     pub fn leaves_under<'c>(&self, id: NodeId, config: &'c [Unit]) -> &'c [Unit] {
-        let (lo, hi) = self.arena.node(id).toks;
-        let a = self.prefix[lo as usize] as usize;
-        let b = self.prefix[hi as usize] as usize;
-        &config[a..b]
+        let (lo, hi) = self.arena.toks(id);
+        &config[self.prefix(lo) as usize..self.prefix(hi) as usize]
     }
 
     /// The present, non-separator children of a list-like node, by id.
@@ -340,9 +592,7 @@ impl<'t> View<'t> {
         let mut elems: Vec<NodeId> = self
             .arena
             .children(list)
-            .iter()
-            .copied()
-            .filter(|&c| self.arena.node(c).class != Class::Sep && self.present(c))
+            .filter(|&c| self.arena.node(c).class() != Class::Sep && self.present(c))
             .collect();
         elems.sort_unstable();
         elems
@@ -358,7 +608,7 @@ impl<'t> View<'t> {
         let mut lists: Vec<NodeId> = drop
             .iter()
             .filter_map(|&d| self.arena.parent(d))
-            .filter(|&p| self.arena.node(p).class == Class::List)
+            .filter(|&p| self.arena.node(p).class() == Class::List)
             .collect();
         lists.sort_unstable();
         lists.dedup();
@@ -380,8 +630,10 @@ impl<'t> View<'t> {
         out: &mut Vec<Unit>,
     ) {
         let arena = self.arena;
-        let kids = arena.children(list);
-        if !kids.iter().any(|&c| arena.node(c).class == Class::Sep) {
+        if !arena
+            .children(list)
+            .any(|c| arena.node(c).class() == Class::Sep)
+        {
             return;
         }
         // the minimizers' drops are sorted: a binary search keeps a long comma list (a big
@@ -393,18 +645,24 @@ impl<'t> View<'t> {
         };
         let survives = |c: NodeId| self.present(c) && !dropped(c);
         let mut any_before = false;
-        for (i, &c) in kids.iter().enumerate() {
-            if arena.node(c).class != Class::Sep {
-                any_before |= survives(c);
+        // the separators since the last element, decided by the next element (or the end)
+        let mut pending: Vec<NodeId> = Vec::new();
+        for c in arena.children(list) {
+            if arena.node(c).class() == Class::Sep {
+                pending.push(c);
                 continue;
             }
-            let next = kids[i + 1..]
-                .iter()
-                .copied()
-                .find(|&k| arena.node(k).class != Class::Sep);
-            let keep = any_before && next.is_none_or(survives);
-            if !keep {
-                out.extend_from_slice(self.leaves_under(c, config));
+            let next_survives = survives(c);
+            for s in pending.drain(..) {
+                if !(any_before && next_survives) {
+                    out.extend_from_slice(self.leaves_under(s, config));
+                }
+            }
+            any_before |= next_survives;
+        }
+        for s in pending {
+            if !any_before {
+                out.extend_from_slice(self.leaves_under(s, config));
             }
         }
     }
@@ -412,25 +670,26 @@ impl<'t> View<'t> {
 
 /// Liveness of every node: bottom-up for tokens and regular nodes (all fixed children live),
 /// then top-down for list-like nodes (live iff the parent is, or if they are the root).
-fn compute_live(arena: &Arena, kept: &[bool]) -> Vec<bool> {
-    let mut live = vec![false; arena.nodes.len()];
-    for &id in arena.preorder.iter().rev() {
+fn compute_live(arena: &Arena, kept: &Bits) -> Bits {
+    let mut live = Bits::new(arena.len());
+    for id in arena.preorder().rev() {
         let n = arena.node(id);
-        live[id as usize] = match n.class {
-            Class::Token | Class::Sep => kept[n.toks.0 as usize],
+        let on = match n.class() {
+            Class::Token | Class::Sep => kept.get(n.lo),
             Class::List | Class::Opt | Class::Error => false,
             Class::Regular => arena
                 .children(id)
-                .iter()
-                .filter(|&&c| !arena.node(c).class.is_listlike())
-                .all(|&c| live[c as usize]),
+                .filter(|&c| !arena.node(c).class().is_listlike())
+                .all(|c| live.get(c)),
         };
+        live.set(id, on);
     }
-    for &id in &arena.preorder {
+    for id in arena.preorder() {
         let n = arena.node(id);
-        if n.class.is_listlike() {
+        if n.class().is_listlike() {
             // a list-like root (an input whose whole parse is an ERROR) fills its place
-            live[id as usize] = n.parent == NONE || live[n.parent as usize];
+            let on = n.parent() == NONE || live.get(n.parent());
+            live.set(id, on);
         }
     }
     live

@@ -6,6 +6,8 @@
 //!   removed stretch had one, else one space, so tokens never glue (`return(x)` never becomes
 //!   `returnx`). Keeping every token gives the input back byte for byte.
 
+use std::sync::Arc;
+
 use super::Unit;
 
 /// Units that tile the input exactly.
@@ -69,7 +71,9 @@ impl Segments {
 
 /// Tree tokens with the original gaps between them.
 pub struct Tokens {
-    pub src: Vec<u8>,
+    /// The text, shared with the parse that made the tokens and the workers that check them:
+    /// a large input is not copied per holder.
+    pub src: Arc<[u8]>,
     pub spans: Vec<(u32, u32)>,
     rules: TokenRules,
 }
@@ -108,9 +112,9 @@ impl TokenRules {
 }
 
 impl Tokens {
-    pub fn new(src: Vec<u8>, spans: Vec<(u32, u32)>) -> Tokens {
+    pub fn new(src: impl Into<Arc<[u8]>>, spans: Vec<(u32, u32)>) -> Tokens {
         Tokens {
-            src,
+            src: src.into(),
             spans,
             rules: TokenRules::default(),
         }

@@ -5,9 +5,11 @@
 //! indented lines heads a block). Every item is deletable; any item can replace any other
 //! (a group by a nested group or word), which is Perses' hoisting on brackets.
 
+use std::sync::Arc;
+
 use super::render::Tokens;
-use super::ts::{Parsed, Reparse, renumber_preorder};
-use super::{Arena, Class, NONE, Node, NodeId};
+use super::ts::{Parsed, Reparse};
+use super::{Arena, Class, NONE, NodeId, PreorderBuilder};
 
 /// Kinds of the bracket tree (its own tiny "grammar").
 const WORD: u16 = 0;
@@ -36,37 +38,30 @@ enum Lex {
     Close(u8),
 }
 
-struct Tok {
-    span: (u32, u32),
-    lex: Lex,
-    line: u32,
+/// What a token is, from its first byte: brackets and commas are tokens of their own.
+fn lex_of(first: u8) -> Lex {
+    match first {
+        b'(' | b'[' | b'{' => Lex::Open(first),
+        b')' | b']' | b'}' => Lex::Close(first),
+        b',' => Lex::Comma,
+        _ => Lex::Word,
+    }
 }
 
-/// Splits text into tokens: brackets and commas alone, quoted strings whole, other runs of
-/// non-blank bytes as words.
-fn lex(src: &[u8]) -> Vec<Tok> {
-    let mut toks = Vec::new();
-    let (mut i, mut line) = (0, 0u32);
-    while i < src.len() {
-        let c = src[i];
-        if c == b'\n' {
-            line += 1;
+/// Splits text into tokens (byte spans): brackets and commas alone, quoted strings whole,
+/// other runs of non-blank bytes as words.
+fn lex(src: &[u8]) -> impl Iterator<Item = (u32, u32)> + '_ {
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < src.len() && src[i].is_ascii_whitespace() {
             i += 1;
-            continue;
         }
-        if c.is_ascii_whitespace() {
-            i += 1;
-            continue;
+        if i == src.len() {
+            return None;
         }
-        let start = i;
-        let lex = match c {
-            b'(' | b'[' | b'{' => Lex::Open(c),
-            b')' | b']' | b'}' => Lex::Close(c),
-            b',' => Lex::Comma,
-            _ => Lex::Word,
-        };
+        let (start, c) = (i, src[i]);
         i += 1;
-        if lex == Lex::Word {
+        if lex_of(c) == Lex::Word {
             if c == b'"' {
                 i = string_end(src, i);
             } else {
@@ -78,14 +73,8 @@ fn lex(src: &[u8]) -> Vec<Tok> {
                 }
             }
         }
-        toks.push(Tok {
-            span: (start as u32, i as u32),
-            lex,
-            line,
-        });
-        line += src[start..i].iter().filter(|&&b| b == b'\n').count() as u32;
-    }
-    toks
+        Some((start as u32, i as u32))
+    })
 }
 
 /// The end of a `"` string starting before `i`: its closing quote, or the end of its line.
@@ -101,15 +90,14 @@ fn string_end(src: &[u8], mut i: usize) -> usize {
     src.len()
 }
 
-/// For each token, the index of its matching bracket (`u32::MAX` if none), and how many
-/// brackets are unmatched.
-fn match_brackets(toks: &[Tok]) -> (Vec<u32>, usize) {
-    let mut pair = vec![NONE; toks.len()];
-    let mut stack: Vec<usize> = Vec::new();
+/// Matches brackets over tokens in order: `pair(i, j)` for each matched pair (nested less
+/// than [`MAX_NESTING`] deep) by token index; returns how many brackets are unmatched.
+fn match_brackets(lexes: impl Iterator<Item = Lex>, mut pair: impl FnMut(u32, u32)) -> usize {
+    let mut stack: Vec<(u32, u8)> = Vec::new();
     let mut unmatched = 0;
-    for (i, t) in toks.iter().enumerate() {
-        match t.lex {
-            Lex::Open(_) => stack.push(i),
+    for (i, lex) in lexes.enumerate() {
+        match lex {
+            Lex::Open(c) => stack.push((i as u32, c)),
             Lex::Close(c) => {
                 let want = match c {
                     b')' => b'(',
@@ -117,11 +105,10 @@ fn match_brackets(toks: &[Tok]) -> (Vec<u32>, usize) {
                     _ => b'{',
                 };
                 match stack.last() {
-                    Some(&o) if toks[o].lex == Lex::Open(want) => {
+                    Some(&(o, open)) if open == want => {
                         stack.pop();
                         if stack.len() < MAX_NESTING {
-                            pair[o] = i as u32;
-                            pair[i] = o as u32;
+                            pair(o, i as u32);
                         }
                     }
                     _ => unmatched += 1,
@@ -130,12 +117,12 @@ fn match_brackets(toks: &[Tok]) -> (Vec<u32>, usize) {
             _ => {}
         }
     }
-    (pair, unmatched + stack.len())
+    unmatched + stack.len()
 }
 
 /// How many brackets of `src` are unmatched: the bracket tree's "parse errors".
 pub fn bracket_errors(src: &[u8]) -> usize {
-    match_brackets(&lex(src)).1
+    match_brackets(lex(src).map(|(a, _)| lex_of(src[a as usize])), |_, _| {})
 }
 
 /// The bracket tree's prefilter: a candidate with more unmatched brackets than the best is
@@ -150,206 +137,239 @@ impl Reparse for BracketCheck {
 
 /// Builds the bracket tree of `src`.
 pub fn build(src: &[u8]) -> Parsed {
-    let toks = lex(src);
-    let (pair, errors) = match_brackets(&toks);
-    let indent = line_indents(src);
+    build_shared(src.into())
+}
+
+/// [`build`], the tokens sharing `text` rather than copying it.
+pub fn build_shared(text: Arc<[u8]>) -> Parsed {
+    let src = &text[..];
+    // counted first: a vector grown by doubling holds up to twice what a large input needs
+    let mut spans: Vec<(u32, u32)> = Vec::with_capacity(lex(src).count());
+    spans.extend(lex(src));
+    let mut pair = vec![NONE; spans.len()];
+    let lexes = spans.iter().map(|&(a, _)| lex_of(src[a as usize]));
+    let errors = match_brackets(lexes, |o, c| {
+        pair[o as usize] = c;
+        pair[c as usize] = o;
+    });
+    let (line_starts, indent) = lines_of(src);
+    let arena = Arena::new(
+        KIND_NAMES.map(String::from).to_vec(),
+        SLOT_KINDS.iter().map(|&k| vec![1u64 << k]).collect(),
+    );
     let mut b = Builder {
-        toks: &toks,
+        src,
+        spans: &spans,
         pair: &pair,
+        line_starts: &line_starts,
         indent: &indent,
-        arena: Arena {
-            kind_names: KIND_NAMES.map(String::from).to_vec(),
-            type_sets: SLOT_KINDS.iter().map(|&k| vec![1u64 << k]).collect(),
-            ..Arena::default()
-        },
-        span: Vec::new(),
+        tree: PreorderBuilder::new(arena, spans.len()),
     };
-    let root = b.sequence(0, toks.len(), NONE);
-    b.arena.root = root;
-    let (arena, spans) = renumber_preorder(b.arena, &b.span);
+    b.sequence(0, spans.len() as u32, NONE);
+    let arena = b.tree.finish();
+    drop(pair);
     let first_error = (errors > 0).then_some(0);
     Parsed {
         arena,
-        tokens: Tokens::new(src.to_vec(), spans),
+        tokens: Tokens::new(text, spans),
         errors,
         first_error,
     }
 }
 
-/// The indentation (leading blank bytes) of every line.
-fn line_indents(src: &[u8]) -> Vec<u32> {
-    src.split(|&b| b == b'\n')
-        .map(|l| l.iter().take_while(|&&b| b == b' ' || b == b'\t').count() as u32)
-        .collect()
+/// Where every line starts, and its indentation (leading blank bytes).
+fn lines_of(src: &[u8]) -> (Vec<u32>, Vec<u32>) {
+    let mut starts = Vec::new();
+    let mut indent = Vec::new();
+    let mut start = 0;
+    for line in src.split(|&b| b == b'\n') {
+        starts.push(start as u32);
+        indent.push(
+            line.iter()
+                .take_while(|&&b| b == b' ' || b == b'\t')
+                .count() as u32,
+        );
+        start += line.len() + 1;
+    }
+    (starts, indent)
 }
 
 struct Builder<'a> {
-    toks: &'a [Tok],
+    src: &'a [u8],
+    spans: &'a [(u32, u32)],
     pair: &'a [u32],
+    line_starts: &'a [u32],
     indent: &'a [u32],
-    arena: Arena,
-    span: Vec<(u32, u32)>,
+    tree: PreorderBuilder,
 }
 
-/// An element of a sequence: one token, or a bracket group `[open, close]`.
+/// A run of whole elements: tokens `[lo, hi)`, where every bracket group that starts inside
+/// also ends inside (a sequence's elements, or one line of them).
 #[derive(Clone, Copy)]
-struct Elem {
-    first: usize,
-    last: usize,
+struct Run {
+    lo: u32,
+    hi: u32,
 }
 
 impl Builder<'_> {
-    fn push(&mut self, class: Class, kind: u16, parent: NodeId) -> NodeId {
-        let id = self.arena.nodes.len() as NodeId;
+    fn lex(&self, t: u32) -> Lex {
+        lex_of(self.src[self.spans[t as usize].0 as usize])
+    }
+
+    /// The line token `t` starts on.
+    fn line_of(&self, t: u32) -> usize {
+        let at = self.spans[t as usize].0;
+        self.line_starts.partition_point(|&s| s <= at) - 1
+    }
+
+    /// The last token of the element starting at `t` within `[.., hi)`: its group's closing
+    /// bracket if the group closes inside, else `t` itself.
+    fn elem_last(&self, t: u32, hi: u32) -> u32 {
+        let p = self.pair[t as usize];
+        match self.lex(t) {
+            Lex::Open(_) if p != NONE && p < hi => p,
+            _ => t,
+        }
+    }
+
+    /// The elements of a run, by first and last token.
+    fn elems(&self, run: Run) -> impl Iterator<Item = (u32, u32)> + '_ {
+        let mut t = run.lo;
+        std::iter::from_fn(move || {
+            (t < run.hi).then(|| {
+                let last = self.elem_last(t, run.hi);
+                let e = (t, last);
+                t = last + 1;
+                e
+            })
+        })
+    }
+
+    fn token(&mut self, class: Class, kind: u16, parent: NodeId) -> NodeId {
+        self.tree.open(class, kind, NONE, parent)
+    }
+
+    fn inner(&mut self, class: Class, kind: u16, parent: NodeId) -> NodeId {
         let slot = SLOT_KINDS
             .iter()
             .position(|&k| k == kind)
             .map_or(NONE, |i| i as u32);
-        self.arena.nodes.push(Node {
-            class,
-            kind,
-            slot,
-            parent,
-            children: (0, 0),
-            toks: (0, 0),
-            depth: 0,
-        });
-        self.span.push((0, 0));
-        id
-    }
-
-    fn set_children(&mut self, id: NodeId, kids: &[NodeId]) {
-        let start = self.arena.child_ids.len() as u32;
-        self.arena.child_ids.extend_from_slice(kids);
-        for &k in kids {
-            self.arena.nodes[k as usize].parent = id;
-        }
-        self.arena.nodes[id as usize].children = (start, self.arena.child_ids.len() as u32);
-    }
-
-    fn token(&mut self, t: usize, class: Class, kind: u16, parent: NodeId) -> NodeId {
-        let id = self.push(class, kind, parent);
-        self.span[id as usize] = self.toks[t].span;
-        id
-    }
-
-    /// The elements of tokens `[lo, hi)`: groups where brackets match inside the range.
-    fn elems(&self, lo: usize, hi: usize) -> Vec<Elem> {
-        let mut out = Vec::new();
-        let mut i = lo;
-        while i < hi {
-            let p = self.pair[i] as usize;
-            let last = match self.toks[i].lex {
-                Lex::Open(_) if self.pair[i] != NONE && p < hi => p,
-                _ => i,
-            };
-            out.push(Elem { first: i, last });
-            i = last + 1;
-        }
-        out
+        self.tree.open(class, kind, slot, parent)
     }
 
     /// A List node over tokens `[lo, hi)`: its elements if they sit on one line, else its
     /// lines nested by indentation.
-    fn sequence(&mut self, lo: usize, hi: usize, parent: NodeId) -> NodeId {
-        let list = self.push(Class::List, LIST, parent);
-        let elems = self.elems(lo, hi);
-        let lines = self.lines(&elems);
-        let kids = if lines.len() <= 1 {
-            self.flat(&elems, list)
+    fn sequence(&mut self, lo: u32, hi: u32, parent: NodeId) -> NodeId {
+        let list = self.inner(Class::List, LIST, parent);
+        let run = Run { lo, hi };
+        let lines = self.lines(run);
+        if lines.len() <= 1 {
+            self.flat(run, list);
         } else {
-            self.blocks(&elems, &lines, list)
-        };
-        self.set_children(list, &kids);
+            self.blocks(&lines, list);
+        }
+        self.tree.close(list);
         list
     }
 
-    /// Splits elements into lines: `[start, end)` index ranges by the line they start on.
-    fn lines(&self, elems: &[Elem]) -> Vec<(usize, usize)> {
-        let mut out: Vec<(usize, usize)> = Vec::new();
-        for (i, e) in elems.iter().enumerate() {
-            let line = self.toks[e.first].line;
+    /// Splits a run into lines: the elements that start on one line.
+    fn lines(&self, run: Run) -> Vec<Run> {
+        let mut out: Vec<Run> = Vec::new();
+        // elements come in source order: the line moves forward only
+        let mut line = usize::MAX;
+        let mut last_line = usize::MAX;
+        for (first, last) in self.elems(run) {
+            let at = self.spans[first as usize].0;
+            if line == usize::MAX {
+                line = self.line_of(first);
+            }
+            while self.line_starts.get(line + 1).is_some_and(|&s| s <= at) {
+                line += 1;
+            }
             match out.last_mut() {
-                Some(l) if self.toks[elems[l.0].first].line == line => l.1 = i + 1,
-                _ => out.push((i, i + 1)),
+                Some(l) if last_line == line => l.hi = last + 1,
+                _ => {
+                    out.push(Run {
+                        lo: first,
+                        hi: last + 1,
+                    });
+                    last_line = line;
+                }
             }
         }
         out
     }
 
     /// Elements as list items, commas between them as separators.
-    fn flat(&mut self, elems: &[Elem], parent: NodeId) -> Vec<NodeId> {
-        let mut kids = Vec::with_capacity(elems.len());
-        for (i, e) in elems.iter().enumerate() {
-            let comma = self.toks[e.first].lex == Lex::Comma && i > 0 && i + 1 < elems.len();
-            kids.push(if comma {
-                self.token(e.first, Class::Sep, SEP, parent)
+    fn flat(&mut self, run: Run, parent: NodeId) {
+        let mut first = true;
+        let mut t = run.lo;
+        while t < run.hi {
+            let last = self.elem_last(t, run.hi);
+            let comma = self.lex(t) == Lex::Comma && !first && last + 1 < run.hi;
+            if comma {
+                self.token(Class::Sep, SEP, parent);
             } else {
-                self.elem(*e, parent)
-            });
+                self.elem(t, last, parent);
+            }
+            first = false;
+            t = last + 1;
         }
-        kids
     }
 
-    fn elem(&mut self, e: Elem, parent: NodeId) -> NodeId {
-        if e.first == e.last {
-            return self.token(e.first, Class::Token, WORD, parent);
+    fn elem(&mut self, first: u32, last: u32, parent: NodeId) -> NodeId {
+        if first == last {
+            return self.token(Class::Token, WORD, parent);
         }
-        let kind = match self.toks[e.first].lex {
+        let kind = match self.lex(first) {
             Lex::Open(b'(') => PAREN,
             Lex::Open(b'[') => SQUARE,
             _ => BRACE,
         };
-        let g = self.push(Class::Regular, kind, parent);
-        let open = self.token(e.first, Class::Token, WORD, g);
-        let inner = self.sequence(e.first + 1, e.last, g);
-        let close = self.token(e.last, Class::Token, WORD, g);
-        self.set_children(g, &[open, inner, close]);
+        let g = self.inner(Class::Regular, kind, parent);
+        self.token(Class::Token, WORD, g);
+        self.sequence(first + 1, last, g);
+        self.token(Class::Token, WORD, g);
+        self.tree.close(g);
         g
     }
 
     /// One line as an item: its only element, or a LINE node over a list of its elements.
-    fn line(&mut self, elems: &[Elem], parent: NodeId) -> NodeId {
-        if let [only] = elems {
-            return self.elem(*only, parent);
+    fn line(&mut self, run: Run, parent: NodeId) -> NodeId {
+        let last = self.elem_last(run.lo, run.hi);
+        if last + 1 == run.hi {
+            return self.elem(run.lo, last, parent);
         }
-        let line = self.push(Class::Regular, LINE, parent);
-        let list = self.push(Class::List, LIST, line);
-        let kids = self.flat(elems, list);
-        self.set_children(list, &kids);
-        self.set_children(line, &[list]);
+        let line = self.inner(Class::Regular, LINE, parent);
+        let list = self.inner(Class::List, LIST, line);
+        self.flat(run, list);
+        self.tree.close(list);
+        self.tree.close(line);
         line
     }
 
     /// Lines as items; a line followed by more indented lines heads a BLOCK holding them.
-    fn blocks(&mut self, elems: &[Elem], lines: &[(usize, usize)], parent: NodeId) -> Vec<NodeId> {
-        let indent = |l: &(usize, usize)| {
-            let t = &self.toks[elems[l.0].first];
-            self.indent.get(t.line as usize).copied().unwrap_or(0)
-        };
-        let mut kids = Vec::new();
+    fn blocks(&mut self, lines: &[Run], parent: NodeId) {
+        let indent = |b: &Self, l: &Run| b.indent.get(b.line_of(l.lo)).copied().unwrap_or(0);
         let mut i = 0;
         while i < lines.len() {
-            let head = indent(&lines[i]);
+            let head = indent(self, &lines[i]);
             let mut end = i + 1;
-            while end < lines.len() && indent(&lines[end]) > head {
+            while end < lines.len() && indent(self, &lines[end]) > head {
                 end += 1;
             }
-            let (a, b) = lines[i];
             if end == i + 1 {
-                kids.push(self.line(&elems[a..b], parent));
+                self.line(lines[i], parent);
             } else {
-                let block = self.push(Class::Regular, BLOCK, parent);
-                let header = self.line(&elems[a..b], block);
-                let body = self.push(Class::List, LIST, block);
-                let inner = self.blocks(elems, &lines[i + 1..end], body);
-                self.set_children(body, &inner);
-                self.set_children(block, &[header, body]);
-                kids.push(block);
+                let block = self.inner(Class::Regular, BLOCK, parent);
+                self.line(lines[i], block);
+                let body = self.inner(Class::List, LIST, block);
+                self.blocks(&lines[i + 1..end], body);
+                self.tree.close(body);
+                self.tree.close(block);
             }
             i = end;
         }
-        kids
     }
 }
 
@@ -394,10 +414,9 @@ mod tests {
         let p = build(b"f(a, b, c)\n");
         let config = all(&p);
         let view = View::new(&p.arena, &config);
-        let b = (0..p.arena.nodes.len() as NodeId)
+        let b = (0..p.arena.len() as NodeId)
             .find(|&n| {
-                p.arena.node(n).class == Class::Token
-                    && p.tokens.text(p.arena.node(n).toks.0) == b"b"
+                p.arena.node(n).class() == Class::Token && p.tokens.text(p.arena.toks(n).0) == b"b"
             })
             .unwrap();
         assert!(p.arena.deletable(b));
@@ -416,15 +435,15 @@ mod tests {
         let p = build(b"(assert (and (> x 1) y))\n");
         let config = all(&p);
         let view = View::new(&p.arena, &config);
-        let groups: Vec<NodeId> = (0..p.arena.nodes.len() as NodeId)
-            .filter(|&n| p.arena.node(n).kind == PAREN)
+        let groups: Vec<NodeId> = (0..p.arena.len() as NodeId)
+            .filter(|&n| p.arena.node(n).kind() == PAREN)
             .collect();
         assert_eq!(groups.len(), 3);
         assert!(view.can_replace(groups[1], groups[2]));
-        let word = p.arena.tok_leaf[p.tokens.len() - 3]; // `y`
+        let word = p.arena.leaves().nth(p.tokens.len() - 3).unwrap(); // `y`
         assert!(!view.can_replace(groups[1], word));
-        let lists: Vec<NodeId> = (0..p.arena.nodes.len() as NodeId)
-            .filter(|&n| p.arena.node(n).class == Class::List)
+        let lists: Vec<NodeId> = (0..p.arena.len() as NodeId)
+            .filter(|&n| p.arena.node(n).class() == Class::List)
             .collect();
         assert!(!view.can_replace(lists[1], lists[2]));
     }

@@ -12,7 +12,7 @@
 //! ```
 
 use super::Unit;
-use super::{Arena, Class, NONE, Node, NodeId};
+use super::{Arena, Class, NONE, NodeId};
 
 /// The toy grammar's kinds, as kind ids.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,37 +127,30 @@ impl Builder {
 
     /// Turns the built nodes into an arena rooted at `root`.
     pub fn finish(self, root: NodeId) -> ToyTree {
-        let mut arena = Arena {
-            root,
-            kind_names: KIND_NAMES.iter().map(|s| s.to_string()).collect(),
-            type_sets: type_sets(),
-            ..Arena::default()
-        };
+        let arena = Arena::new(
+            KIND_NAMES.iter().map(|s| s.to_string()).collect(),
+            type_sets(),
+        );
         let mut parent = vec![NONE; self.kinds.len()];
         for (id, kids) in self.kids.iter().enumerate() {
             for &c in kids {
                 parent[c as usize] = id as NodeId;
             }
         }
-        for (id, kids) in self.kids.iter().enumerate() {
-            let start = arena.child_ids.len() as u32;
-            arena.child_ids.extend_from_slice(kids);
-            let kind = self.kinds[id];
-            arena.nodes.push(Node {
-                class: class_of(kind),
-                kind: kind as u16,
-                slot: slot_of(&self.kinds, &parent, id),
-                parent: parent[id],
-                children: (start, arena.child_ids.len() as u32),
-                toks: (0, 0),
-                depth: 0,
-            });
-        }
-        arena.finish();
+        let nodes = (0..self.kinds.len())
+            .map(|id| {
+                let kind = self.kinds[id];
+                (
+                    class_of(kind),
+                    kind as u16,
+                    slot_of(&self.kinds, &parent, id),
+                )
+            })
+            .collect();
+        let arena = arena.from_links(root, nodes, self.kids);
         let labels = arena
-            .tok_leaf
-            .iter()
-            .map(|&leaf| self.node_labels[leaf as usize])
+            .leaves()
+            .map(|leaf| self.node_labels[leaf as usize])
             .collect();
         ToyTree { arena, labels }
     }

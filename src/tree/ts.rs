@@ -5,10 +5,10 @@
 use anyhow::{Context, Result};
 use tree_sitter::{Parser, Tree};
 
-use super::grammar::Grammar;
+use super::grammar::{Grammar, SlotInfo};
 use super::render::{TokenRules, Tokens};
 pub use super::reparse::{Reparse, count_errors, parse_tree};
-use super::{Arena, Class, NONE, Node, NodeId};
+use super::{Arena, Class, NONE, NodeId, PreorderBuilder};
 
 /// A parsed input: the arena, the tokens' byte spans, and how many ERROR/MISSING nodes it had.
 pub struct Parsed {
@@ -51,41 +51,159 @@ pub fn build_tree(grammar: &Grammar, tree: &Tree, src: &[u8]) -> Parsed {
     }
 }
 
+/// The tokens [`build_tree`] would make of `tree`, counted without building anything: the
+/// leaves the copy keeps (atomic kinds are leaves) less those the builder skips, and a
+/// separator inside a list run is one token even when it has parts (Python's `not in`).
+pub fn count_tokens(g: &Grammar, tree: &Tree) -> usize {
+    let seps = separators_of(g, tree);
+    let counter = Rules { g, seps: &seps };
+    let mut cursor = tree.walk();
+    let mut levels: Vec<Level> = Vec::new();
+    let mut count = 0;
+    loop {
+        let n = raw_of(g, &cursor, levels.last().map(|l| l.kind));
+        let inner = !g.is_atomic(cursor.node().kind_id()) && cursor.node().child_count() > 0;
+        let visit = match levels.last_mut() {
+            None => Some(inner),
+            Some(level) => counter.visit(level, n, inner),
+        };
+        match visit {
+            Some(true) => {
+                levels.push(Level {
+                    kind: n.kind,
+                    error: n.error(),
+                    run: None,
+                });
+                cursor.goto_first_child();
+                continue;
+            }
+            Some(false) => count += 1,
+            None => {}
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if levels.pop().is_none() || !cursor.goto_parent() {
+                return count;
+            }
+        }
+    }
+}
+
+/// An inner node whose children [`count_tokens`] is walking, and the field of the list run
+/// they are in, if any.
+struct Level {
+    kind: u16,
+    error: bool,
+    run: Option<u16>,
+}
+
+/// The node under `cursor` as the copy would make it (its field known for a parent of kind
+/// `parent`).
+fn raw_of(g: &Grammar, cursor: &tree_sitter::TreeCursor, parent: Option<u16>) -> Raw {
+    let node = cursor.node();
+    let flags = [
+        (node.is_named(), Raw::NAMED),
+        (node.is_extra(), Raw::EXTRA),
+        (node.is_error(), Raw::ERROR),
+        (node.is_missing(), Raw::MISSING),
+    ]
+    .iter()
+    .fold(0, |f, &(on, bit)| if on { f | bit } else { f });
+    let field = match (parent, cursor.field_id()) {
+        (Some(kind), Some(f)) if g.slot(kind, f.get()).is_some() => f.get(),
+        _ => 0,
+    };
+    Raw {
+        kind: if node.is_error() {
+            g.kind_error
+        } else {
+            node.kind_id()
+        },
+        flags,
+        field,
+        start: node.start_byte() as u32,
+        end: node.end_byte() as u32,
+        sub_end: 0,
+    }
+}
+
+/// [`derive_separators`] from the tree itself, for [`count_tokens`].
+fn separators_of(g: &Grammar, tree: &Tree) -> Vec<bool> {
+    let mut seps = vec![false; g.kind_names.len()];
+    let mut kids: Vec<Raw> = Vec::new();
+    let mut walk = tree.walk();
+    let mut inner = tree.walk();
+    loop {
+        let node = walk.node();
+        if !g.is_atomic(node.kind_id()) && node.child_count() > 0 {
+            let parent = raw_of(g, &walk, None);
+            kids.clear();
+            inner.reset(node);
+            inner.goto_first_child();
+            loop {
+                kids.push(raw_of(g, &inner, Some(parent.kind)));
+                if !inner.goto_next_sibling() {
+                    break;
+                }
+            }
+            separators_in(g, parent, &kids, &mut seps);
+            walk.goto_first_child();
+            continue;
+        }
+        loop {
+            if walk.goto_next_sibling() {
+                break;
+            }
+            if !walk.goto_parent() {
+                return seps;
+            }
+        }
+    }
+}
+
 /// The anonymous token kinds that separate list elements in this tree: a token that sits alone
 /// between two elements of the same `multiple` slot (`,` in `f(a, b)`, `;` between Python
 /// statements, a newline between Go statements). Derived, so no language lists them.
 fn derive_separators(g: &Grammar, raw: &RawTree) -> Vec<bool> {
     let mut seps = vec![false; g.kind_names.len()];
-    let elem = |n: &Raw, field: u16| n.named && !n.extra && !n.error && n.field == field;
-    for (p, kids) in raw.kids.iter().enumerate() {
-        let parent = raw.nodes[p];
-        if parent.error || g.is_not_list(parent.kind) {
+    let mut kids: Vec<Raw> = Vec::new();
+    for p in 0..raw.nodes.len() as u32 {
+        if raw.is_leaf(p) {
             continue;
         }
-        let kids: Vec<&Raw> = kids
-            .iter()
-            .map(|&k| &raw.nodes[k as usize])
-            .filter(|n| !n.extra && !n.missing)
-            .collect();
-        for w in kids.windows(3) {
-            let (a, t, b) = (w[0], w[1], w[2]);
-            let leaf_token = !t.named && !t.error && t.start < t.end;
-            if !leaf_token
-                || !elem(a, a.field)
-                || !elem(b, a.field)
-                || t.field == a.field && t.field != 0
-            {
-                continue;
-            }
-            let multiple = g.slot(parent.kind, a.field).is_some_and(|s| s.multiple);
-            let name = g.kind_names.get(t.kind as usize).map_or("", String::as_str);
-            let attached = a.field == 0 && g.overrides.attach_to_previous.contains(&name);
-            if multiple && !attached {
-                seps[t.kind as usize] = true;
-            }
-        }
+        kids.clear();
+        kids.extend(raw.kids(p).map(|k| raw.nodes[k as usize]));
+        separators_in(g, raw.nodes[p as usize], &kids, &mut seps);
     }
     seps
+}
+
+/// The separator kinds among the children `kids` of `parent`.
+fn separators_in(g: &Grammar, parent: Raw, kids: &[Raw], seps: &mut [bool]) {
+    if parent.error() || g.is_not_list(parent.kind) {
+        return;
+    }
+    let elem = |n: &Raw, field: u16| n.named() && !n.extra() && !n.error() && n.field == field;
+    let kids: Vec<&Raw> = kids.iter().filter(|n| !n.extra() && !n.missing()).collect();
+    for w in kids.windows(3) {
+        let (a, t, b) = (w[0], w[1], w[2]);
+        let leaf_token = !t.named() && !t.error() && t.start < t.end;
+        if !leaf_token
+            || !elem(a, a.field)
+            || !elem(b, a.field)
+            || t.field == a.field && t.field != 0
+        {
+            continue;
+        }
+        let multiple = g.slot(parent.kind, a.field).is_some_and(|s| s.multiple);
+        let name = g.kind_names.get(t.kind as usize).map_or("", String::as_str);
+        let attached = a.field == 0 && g.overrides.attach_to_previous.contains(&name);
+        if multiple && !attached {
+            seps[t.kind as usize] = true;
+        }
+    }
 }
 
 /// The renderer's per-language rules, with the tokens that open an indented block (the
@@ -100,14 +218,17 @@ fn token_rules(g: &Grammar, raw: &RawTree, arena: &Arena, spans: &[(u32, u32)]) 
         return rules;
     };
     let block = g.language.id_for_node_kind(block.kind, true);
-    let comment = |t: usize| g.is_comment(arena.node(arena.tok_leaf[t]).kind);
-    let mut flags: Vec<u8> = (0..spans.len())
-        .map(|t| if comment(t) { TokenRules::COMMENT } else { 0 })
+    let mut flags: Vec<u8> = arena
+        .leaves()
+        .map(|leaf| match g.is_comment(arena.node(leaf).kind()) {
+            true => TokenRules::COMMENT,
+            false => 0,
+        })
         .collect();
     let mut headers = Vec::new();
-    for (p, kids) in raw.kids.iter().enumerate() {
-        for n in kids.iter().map(|&k| &raw.nodes[k as usize]) {
-            if n.kind != block || n.error {
+    for p in 0..raw.nodes.len() as u32 {
+        for n in raw.kids(p).map(|k| &raw.nodes[k as usize]) {
+            if n.kind != block || n.error() {
                 continue;
             }
             let mut t = spans.partition_point(|s| s.1 <= n.start);
@@ -117,8 +238,8 @@ fn token_rules(g: &Grammar, raw: &RawTree, arena: &Arena, spans: &[(u32, u32)]) 
             if t > 0 {
                 flags[t - 1] |= TokenRules::OPENER;
                 // the statement's start; an error region's may be far above: the `:`'s line
-                if !raw.nodes[p].error {
-                    headers.push(((t - 1) as u32, raw.nodes[p].start));
+                if !raw.nodes[p as usize].error() {
+                    headers.push(((t - 1) as u32, raw.nodes[p as usize].start));
                 }
             }
         }
@@ -132,53 +253,74 @@ fn token_rules(g: &Grammar, raw: &RawTree, arena: &Arena, spans: &[(u32, u32)]) 
     rules
 }
 
-/// A plain copy of the tree-sitter tree (atomic kinds cut off at the top).
+/// A plain copy of the tree-sitter tree (atomic kinds cut off at the top), in pre-order: a
+/// node's children are the nodes after it, one subtree after the other, up to its `sub_end`.
 struct RawTree {
     nodes: Vec<Raw>,
-    kids: Vec<Vec<u32>>,
 }
 
 #[derive(Clone, Copy)]
 struct Raw {
     kind: u16,
-    named: bool,
-    extra: bool,
-    error: bool,
-    missing: bool,
     field: u16,
+    flags: u8,
     start: u32,
     end: u32,
+    /// The first node after this one's subtree.
+    sub_end: u32,
+}
+
+impl Raw {
+    const NAMED: u8 = 1;
+    const EXTRA: u8 = 2;
+    const ERROR: u8 = 4;
+    const MISSING: u8 = 8;
+
+    fn named(&self) -> bool {
+        self.flags & Self::NAMED != 0
+    }
+
+    fn extra(&self) -> bool {
+        self.flags & Self::EXTRA != 0
+    }
+
+    fn error(&self) -> bool {
+        self.flags & Self::ERROR != 0
+    }
+
+    fn missing(&self) -> bool {
+        self.flags & Self::MISSING != 0
+    }
 }
 
 impl RawTree {
     fn copy(tree: &Tree, g: &Grammar) -> RawTree {
-        let mut raw = RawTree {
-            nodes: Vec::new(),
-            kids: Vec::new(),
-        };
+        let mut raw = RawTree { nodes: Vec::new() };
         let mut cursor = tree.walk();
         let mut stack: Vec<u32> = Vec::new();
         loop {
             let node = cursor.node();
             let id = raw.nodes.len() as u32;
+            let flags = [
+                (node.is_named(), Raw::NAMED),
+                (node.is_extra(), Raw::EXTRA),
+                (node.is_error(), Raw::ERROR),
+                (node.is_missing(), Raw::MISSING),
+            ]
+            .iter()
+            .fold(0, |f, &(on, bit)| if on { f | bit } else { f });
             raw.nodes.push(Raw {
                 kind: if node.is_error() {
                     g.kind_error
                 } else {
                     node.kind_id()
                 },
-                named: node.is_named(),
-                extra: node.is_extra(),
-                error: node.is_error(),
-                missing: node.is_missing(),
+                flags,
                 field: known_field(g, &raw, stack.last(), cursor.field_id()),
                 start: node.start_byte() as u32,
                 end: node.end_byte() as u32,
+                sub_end: id + 1,
             });
-            raw.kids.push(Vec::new());
-            if let Some(&p) = stack.last() {
-                raw.kids[p as usize].push(id);
-            }
             if !g.is_atomic(node.kind_id()) && cursor.goto_first_child() {
                 stack.push(id);
                 continue;
@@ -187,16 +329,40 @@ impl RawTree {
                 if cursor.goto_next_sibling() {
                     break;
                 }
-                if !cursor.goto_parent() {
+                let Some(parent) = stack.pop() else {
+                    raw.nodes.shrink_to_fit();
                     return raw;
-                }
-                stack.pop();
+                };
+                raw.nodes[parent as usize].sub_end = raw.nodes.len() as u32;
+                cursor.goto_parent();
             }
         }
     }
 
     fn is_leaf(&self, id: u32) -> bool {
-        self.kids[id as usize].is_empty()
+        self.nodes[id as usize].sub_end == id + 1
+    }
+
+    /// The children of `id`, in order.
+    fn kids(&self, id: u32) -> impl Iterator<Item = u32> + '_ {
+        let end = self.nodes[id as usize].sub_end;
+        let mut next = id + 1;
+        std::iter::from_fn(move || {
+            (next < end).then(|| {
+                let k = next;
+                next = self.nodes[k as usize].sub_end;
+                k
+            })
+        })
+    }
+
+    /// The sibling after `id` under `parent`, or `NONE`.
+    fn next_sibling(&self, id: u32, parent: u32) -> u32 {
+        let next = self.nodes[id as usize].sub_end;
+        match next < self.nodes[parent as usize].sub_end {
+            true => next,
+            false => NONE,
+        }
     }
 }
 
@@ -220,169 +386,22 @@ fn known_field(
     }
 }
 
-/// Builds the arena top-down from the raw copy.
-struct Builder<'g> {
+/// The builder's rules for list runs, which the token count follows too.
+struct Rules<'g> {
     g: &'g Grammar,
-    raw: &'g RawTree,
     /// Derived separator kinds (by kind id).
     seps: &'g [bool],
-    arena: Arena,
-    /// Byte span of each arena leaf (by arena id).
-    span: Vec<(u32, u32)>,
-    /// Raw nodes still to expand, with their arena node.
-    work: Vec<(u32, NodeId)>,
 }
 
-impl<'g> Builder<'g> {
-    fn new(g: &'g Grammar, raw: &'g RawTree, seps: &'g [bool]) -> Self {
-        Builder {
-            g,
-            raw,
-            seps,
-            arena: Arena {
-                kind_names: g.kind_names.clone(),
-                type_sets: g.type_sets.clone(),
-                ..Arena::default()
-            },
-            span: Vec::new(),
-            work: Vec::new(),
-        }
-    }
-
-    fn run(mut self) -> (Arena, Vec<(u32, u32)>) {
-        let root = self.convert(0, NONE, NONE);
-        self.arena.root = root;
-        while let Some((r, a)) = self.work.pop() {
-            let kids = self.expand(r, a);
-            self.set_children(a, &kids);
-        }
-        renumber_preorder(self.arena, &self.span)
-    }
-
-    fn push(&mut self, class: Class, kind: u16, slot: u32, parent: NodeId) -> NodeId {
-        let id = self.arena.nodes.len() as NodeId;
-        self.arena.nodes.push(Node {
-            class,
-            kind,
-            slot,
-            parent,
-            children: (0, 0),
-            toks: (0, 0),
-            depth: 0,
-        });
-        self.span.push((0, 0));
-        id
-    }
-
-    fn set_children(&mut self, id: NodeId, kids: &[NodeId]) {
-        let start = self.arena.child_ids.len() as u32;
-        self.arena.child_ids.extend_from_slice(kids);
-        for &k in kids {
-            self.arena.nodes[k as usize].parent = id;
-        }
-        self.arena.nodes[id as usize].children = (start, self.arena.child_ids.len() as u32);
-    }
-
-    /// Makes the arena node for raw node `r` in a slot admitting `slot`; queues its expansion.
-    fn convert(&mut self, r: u32, slot: u32, parent: NodeId) -> NodeId {
-        let n = self.raw.nodes[r as usize];
-        if self.raw.is_leaf(r) {
-            let id = self.push(Class::Token, n.kind, slot, parent);
-            self.span[id as usize] = (n.start, n.end);
-            return id;
-        }
-        let class = if n.error {
-            Class::Error
-        } else {
-            Class::Regular
-        };
-        let id = self.push(class, n.kind, slot, parent);
-        self.work.push((r, id));
-        id
-    }
-
-    /// Skipped entirely: MISSING leaves and other zero-width leaves have no bytes.
-    fn skip(&self, r: u32) -> bool {
-        let n = &self.raw.nodes[r as usize];
-        n.missing || (n.start == n.end && self.raw.is_leaf(r))
-    }
-
-    /// The arena children of raw node `r` (whose arena node is `a`).
-    fn expand(&mut self, r: u32, a: NodeId) -> Vec<NodeId> {
-        let kids: Vec<u32> = self.raw.kids[r as usize]
-            .iter()
-            .copied()
-            .filter(|&k| !self.skip(k))
-            .collect();
-        let parent = self.raw.nodes[r as usize];
-        let mut out = Vec::new();
-        let mut i = 0;
-        while i < kids.len() {
-            let k = kids[i];
-            let n = self.raw.nodes[k as usize];
-            let slot = self.g.slot(parent.kind, n.field);
-            if parent.error {
-                out.push(self.convert(k, NONE, a));
-            } else if n.extra {
-                out.push(self.wrap(Class::Opt, NONE, a, &[k]));
-            } else if n.error || !n.named {
-                out.push(self.convert(k, NONE, a));
-            } else if let Some(s) = slot.filter(|s| s.multiple && !self.g.is_not_list(parent.kind))
-            {
-                let end = self.run_end(&kids, i);
-                out.push(self.list(&kids[i..end], s.types, a, n.field == 0));
-                i = end;
-                continue;
-            } else if let Some(s) = slot.filter(|s| !s.required && !s.multiple) {
-                out.push(self.wrap(Class::Opt, s.types, a, &[k]));
-            } else {
-                out.push(self.convert(k, slot.map_or(NONE, |s| s.types), a));
-            }
-            i += 1;
-        }
-        out
-    }
-
-    /// A List/Opt wrapper around raw nodes `rs`, each converted into the wrapper's slot.
-    fn wrap(&mut self, class: Class, slot: u32, parent: NodeId, rs: &[u32]) -> NodeId {
-        let kind = if class == Class::Opt {
-            self.g.kind_opt
-        } else {
-            self.g.kind_list
-        };
-        let w = self.push(class, kind, slot, parent);
-        let kids: Vec<NodeId> = rs.iter().map(|&k| self.convert(k, slot, w)).collect();
-        self.set_children(w, &kids);
-        w
-    }
-
-    /// Where the list run starting at `kids[i]` ends: same-field elements, separators between
-    /// them (and one trailing), comments, ERROR regions and attached tokens.
-    fn run_end(&self, kids: &[u32], i: usize) -> usize {
-        let field = self.raw.nodes[kids[i] as usize].field;
-        let mut end = i + 1;
-        let mut j = i + 1;
-        while j < kids.len() {
-            let n = self.raw.nodes[kids[j] as usize];
-            let element = n.named && !n.extra && !n.error && n.field == field;
-            let filler = n.extra || n.error || self.is_sep(n) || self.attaches(n, field);
-            if !element && !filler {
-                break;
-            }
-            end = j + 1;
-            j += 1;
-        }
-        end
-    }
-
+impl Rules<'_> {
     fn is_sep(&self, n: Raw) -> bool {
-        !n.named && self.seps.get(n.kind as usize).copied().unwrap_or(false)
+        !n.named() && self.seps.get(n.kind as usize).copied().unwrap_or(false)
     }
 
     /// `;` after an unnamed-children element (`struct S;` in a block) belongs to that element.
     fn attaches(&self, n: Raw, field: u16) -> bool {
         field == 0
-            && !n.named
+            && !n.named()
             && self
                 .g
                 .overrides
@@ -397,75 +416,278 @@ impl<'g> Builder<'g> {
             .map_or("", String::as_str)
     }
 
-    /// Builds a List node over a run of raw children.
-    fn list(&mut self, run: &[u32], slot: u32, parent: NodeId, unnamed: bool) -> NodeId {
-        let l = self.push(Class::List, self.g.kind_list, slot, parent);
-        let mut kids: Vec<NodeId> = Vec::new();
-        for &k in run {
-            let n = self.raw.nodes[k as usize];
-            if unnamed && self.attaches(n, 0) && !kids.is_empty() {
-                let prev = kids.pop().expect("checked");
-                kids.push(self.group(prev, k, slot, l));
-            } else if self.is_sep(n) {
-                let id = self.push(Class::Sep, n.kind, NONE, l);
-                self.span[id as usize] = (n.start, n.end);
-                kids.push(id);
-            } else if n.extra {
-                kids.push(self.convert(k, NONE, l));
-            } else {
-                kids.push(self.convert(k, slot, l));
-            }
-        }
-        self.set_children(l, &kids);
-        l
+    /// Does child `n` of a `parent` (not an ERROR region) start a list run?
+    fn starts_run(&self, parent: u16, n: Raw) -> Option<SlotInfo> {
+        let slot = self.g.slot(parent, n.field)?;
+        let starts = !n.extra() && !n.error() && n.named() && slot.multiple;
+        (starts && !self.g.is_not_list(parent)).then_some(slot)
     }
 
-    /// A synthetic regular node holding an element and the token attached to it.
-    fn group(&mut self, elem: NodeId, tok: u32, slot: u32, parent: NodeId) -> NodeId {
-        let kind = self.arena.nodes[elem as usize].kind;
-        let g = self.push(Class::Regular, kind, slot, parent);
-        let t = self.convert(tok, NONE, g);
-        self.set_children(g, &[elem, t]);
-        g
+    /// Does child `n` go on a list run of `field`: another element, or what sits between?
+    fn continues_run(&self, n: Raw, field: u16) -> bool {
+        let element = n.named() && !n.extra() && !n.error() && n.field == field;
+        element || n.extra() || n.error() || self.is_sep(n) || self.attaches(n, field)
+    }
+
+    /// How [`count_tokens`] takes child `n` (`inner`: it has children of its own) of the node
+    /// of `level`: skipped (`None`), one token (`Some(false)`) or walked into (`Some(true)`).
+    fn visit(&self, level: &mut Level, n: Raw, inner: bool) -> Option<bool> {
+        if n.missing() || (n.start == n.end && !inner) {
+            return None;
+        }
+        if level.run.is_some_and(|field| !self.continues_run(n, field)) {
+            level.run = None;
+        }
+        if level.run.is_none() && !level.error && self.starts_run(level.kind, n).is_some() {
+            level.run = Some(n.field);
+        }
+        Some(inner && !(level.run.is_some() && self.is_sep(n)))
     }
 }
 
-/// Renumbers the arena so that ids are pre-order (source order), then finishes it. Returns the
-/// arena and the byte span of each token.
-pub(super) fn renumber_preorder(mut arena: Arena, span: &[(u32, u32)]) -> (Arena, Vec<(u32, u32)>) {
-    arena.finish();
-    let mut new_id = vec![NONE; arena.nodes.len()];
-    for (i, &old) in arena.preorder.iter().enumerate() {
-        new_id[old as usize] = i as NodeId;
+/// What is left to build, last in first out: the builder makes nodes in pre-order, so a node's
+/// subtree is complete before its next sibling starts.
+enum Task {
+    /// The node for raw node `r`, in a slot admitting `slot`.
+    Convert { r: u32, slot: u32, parent: NodeId },
+    /// Raw node `r`'s children from `next` on, into arena node `a`.
+    Expand { r: u32, a: NodeId, next: u32 },
+    /// A list's run of raw children of `r`, from `next` up to `stop`, into list `l`.
+    List {
+        r: u32,
+        l: NodeId,
+        next: u32,
+        stop: u32,
+        slot: u32,
+        unnamed: bool,
+    },
+    /// The node's subtree is complete.
+    Close(NodeId),
+}
+
+/// Builds the arena top-down from the raw copy, in pre-order.
+struct Builder<'g> {
+    g: &'g Grammar,
+    raw: &'g RawTree,
+    rules: Rules<'g>,
+    tree: PreorderBuilder,
+    /// Byte span of each token.
+    spans: Vec<(u32, u32)>,
+    tasks: Vec<Task>,
+}
+
+impl<'g> Builder<'g> {
+    fn new(g: &'g Grammar, raw: &'g RawTree, seps: &'g [bool]) -> Self {
+        let arena = Arena::new(g.kind_names.clone(), g.type_sets.clone());
+        Builder {
+            g,
+            raw,
+            rules: Rules { g, seps },
+            tree: PreorderBuilder::new(arena, raw.nodes.len()),
+            spans: Vec::new(),
+            tasks: Vec::new(),
+        }
     }
-    let mut out = Arena {
-        root: new_id[arena.root as usize],
-        kind_names: std::mem::take(&mut arena.kind_names),
-        type_sets: std::mem::take(&mut arena.type_sets),
-        ..Arena::default()
-    };
-    for &old in &arena.preorder {
-        let n = arena.node(old);
-        let start = out.child_ids.len() as u32;
-        out.child_ids
-            .extend(arena.children(old).iter().map(|&c| new_id[c as usize]));
-        out.nodes.push(Node {
-            parent: if n.parent == NONE {
-                NONE
-            } else {
-                new_id[n.parent as usize]
-            },
-            children: (start, out.child_ids.len() as u32),
-            ..n.clone()
+
+    fn run(mut self) -> (Arena, Vec<(u32, u32)>) {
+        self.tasks.push(Task::Convert {
+            r: 0,
+            slot: NONE,
+            parent: NONE,
+        });
+        while let Some(task) = self.tasks.pop() {
+            match task {
+                Task::Convert { r, slot, parent } => self.convert(r, slot, parent),
+                Task::Expand { r, a, next } => self.expand(r, a, next),
+                Task::List {
+                    r,
+                    l,
+                    next,
+                    stop,
+                    slot,
+                    unnamed,
+                } => self.list(r, l, next, stop, slot, unnamed),
+                Task::Close(id) => self.tree.close(id),
+            }
+        }
+        self.spans.shrink_to_fit();
+        (self.tree.finish(), self.spans)
+    }
+
+    fn leaf(&mut self, class: Class, r: u32, slot: u32, parent: NodeId) -> NodeId {
+        let n = self.raw.nodes[r as usize];
+        self.spans.push((n.start, n.end));
+        self.tree.open(class, n.kind, slot, parent)
+    }
+
+    /// Makes the arena node for raw node `r` in a slot admitting `slot`; queues its children.
+    fn convert(&mut self, r: u32, slot: u32, parent: NodeId) {
+        if self.raw.is_leaf(r) {
+            self.leaf(Class::Token, r, slot, parent);
+            return;
+        }
+        let n = self.raw.nodes[r as usize];
+        let class = if n.error() {
+            Class::Error
+        } else {
+            Class::Regular
+        };
+        let a = self.tree.open(class, n.kind, slot, parent);
+        self.tasks.push(Task::Close(a));
+        let next = self.first_kid(r);
+        self.tasks.push(Task::Expand { r, a, next });
+    }
+
+    /// Skipped entirely: MISSING leaves and other zero-width leaves have no bytes.
+    fn skip(&self, r: u32) -> bool {
+        let n = &self.raw.nodes[r as usize];
+        n.missing() || (n.start == n.end && self.raw.is_leaf(r))
+    }
+
+    /// The first child of `r` not skipped, or `NONE`.
+    fn first_kid(&self, r: u32) -> u32 {
+        match self.raw.is_leaf(r) {
+            true => NONE,
+            false => self.unskipped(r + 1, r),
+        }
+    }
+
+    /// `k` or the first sibling after it (under `parent`) not skipped, or `NONE`.
+    fn unskipped(&self, mut k: u32, parent: u32) -> u32 {
+        while k != NONE && self.skip(k) {
+            k = self.raw.next_sibling(k, parent);
+        }
+        k
+    }
+
+    /// The next child of `parent` after `k` not skipped, or `NONE`.
+    fn after(&self, k: u32, parent: u32) -> u32 {
+        self.unskipped(self.raw.next_sibling(k, parent), parent)
+    }
+
+    /// The arena children of raw node `r` (whose arena node is `a`), from its child `k` on:
+    /// the next one now, the rest queued after its subtree.
+    fn expand(&mut self, r: u32, a: NodeId, k: u32) {
+        if k == NONE {
+            return;
+        }
+        let parent = self.raw.nodes[r as usize];
+        let n = self.raw.nodes[k as usize];
+        let slot = self.g.slot(parent.kind, n.field);
+        let next = self.after(k, r);
+        if let Some(s) = self
+            .rules
+            .starts_run(parent.kind, n)
+            .filter(|_| !parent.error())
+        {
+            let stop = self.run_end(r, k);
+            let l = self.tree.open(Class::List, self.g.kind_list, s.types, a);
+            self.tasks.push(Task::Expand { r, a, next: stop });
+            self.tasks.push(Task::Close(l));
+            self.tasks.push(Task::List {
+                r,
+                l,
+                next: k,
+                stop,
+                slot: s.types,
+                unnamed: n.field == 0,
+            });
+            return;
+        }
+        self.tasks.push(Task::Expand { r, a, next });
+        if parent.error() {
+            self.tasks.push(Task::Convert {
+                r: k,
+                slot: NONE,
+                parent: a,
+            });
+        } else if n.extra() {
+            self.wrap(NONE, a, k);
+        } else if n.error() || !n.named() {
+            self.tasks.push(Task::Convert {
+                r: k,
+                slot: NONE,
+                parent: a,
+            });
+        } else if let Some(s) = slot.filter(|s| !s.required && !s.multiple) {
+            self.wrap(s.types, a, k);
+        } else {
+            let slot = slot.map_or(NONE, |s| s.types);
+            self.tasks.push(Task::Convert {
+                r: k,
+                slot,
+                parent: a,
+            });
+        }
+    }
+
+    /// An Opt wrapper around raw node `k`, converted into the wrapper's slot.
+    fn wrap(&mut self, slot: u32, parent: NodeId, k: u32) {
+        let w = self.tree.open(Class::Opt, self.g.kind_opt, slot, parent);
+        self.tasks.push(Task::Close(w));
+        self.tasks.push(Task::Convert {
+            r: k,
+            slot,
+            parent: w,
         });
     }
-    out.finish();
-    let spans = arena
-        .tok_leaf
-        .iter()
-        .map(|&leaf| span[leaf as usize])
-        .collect();
-    (out, spans)
+
+    /// Where the list run starting at child `k` of `r` ends (the first child after it, or
+    /// `NONE`): same-field elements, separators between them (and one trailing), comments,
+    /// ERROR regions and attached tokens.
+    fn run_end(&self, r: u32, k: u32) -> u32 {
+        let field = self.raw.nodes[k as usize].field;
+        let mut j = self.after(k, r);
+        while j != NONE && self.rules.continues_run(self.raw.nodes[j as usize], field) {
+            j = self.after(j, r);
+        }
+        j
+    }
+
+    /// One item of a list's run, from raw child `k`: the child, inside a synthetic regular node
+    /// for each token after it that attaches to it (`struct S` `;`); the rest queued.
+    fn list(&mut self, r: u32, l: NodeId, k: u32, stop: u32, slot: u32, unnamed: bool) {
+        if k == stop {
+            return;
+        }
+        let n = self.raw.nodes[k as usize];
+        let mut attached = Vec::new();
+        let mut next = self.after(k, r);
+        while unnamed && next != stop && self.rules.attaches(self.raw.nodes[next as usize], 0) {
+            attached.push(next);
+            next = self.after(next, r);
+        }
+        self.tasks.push(Task::List {
+            r,
+            l,
+            next,
+            stop,
+            slot,
+            unnamed,
+        });
+        // the groups, outermost (the last attached token's) first; each holds the one inside
+        // it and its token
+        let mut parent = l;
+        let mut groups = Vec::with_capacity(attached.len());
+        for _ in &attached {
+            parent = self.tree.open(Class::Regular, n.kind, slot, parent);
+            groups.push(parent);
+        }
+        for (&t, &g) in attached.iter().zip(groups.iter().rev()).rev() {
+            self.tasks.push(Task::Close(g));
+            self.tasks.push(Task::Convert {
+                r: t,
+                slot: NONE,
+                parent: g,
+            });
+        }
+        if self.rules.is_sep(n) {
+            self.leaf(Class::Sep, k, NONE, parent);
+        } else {
+            let slot = if n.extra() { NONE } else { slot };
+            self.tasks.push(Task::Convert { r: k, slot, parent });
+        }
+    }
 }
 
 #[cfg(test)]
@@ -492,14 +714,57 @@ mod tests {
     fn ids_are_preorder_and_ranges_nest() {
         let p = parsed(SAMPLE);
         let a = &p.arena;
-        assert_eq!(a.preorder, (0..a.nodes.len() as u32).collect::<Vec<_>>());
-        for id in 0..a.nodes.len() as u32 {
-            let n = a.node(id);
-            for &c in a.children(id) {
-                let k = a.node(c);
-                assert!(n.toks.0 <= k.toks.0 && k.toks.1 <= n.toks.1);
-                assert_eq!(k.parent, id);
+        assert!(a.preorder().eq(0..a.len() as u32));
+        assert_ranges_nest(a);
+    }
+
+    fn assert_ranges_nest(a: &Arena) {
+        for id in 0..a.len() as u32 {
+            let (lo, hi) = a.toks(id);
+            assert!(lo <= hi, "#{id}: {lo}..{hi}");
+            for c in a.children(id) {
+                let (clo, chi) = a.toks(c);
+                assert!(lo <= clo && chi <= hi, "#{c} in #{id}");
+                assert_eq!(a.node(c).parent(), id);
             }
+        }
+    }
+
+    #[test]
+    fn an_empty_statement_last_in_its_parent_ends_the_parent_there() {
+        // an empty inner node (a label's statement that is all MISSING) once gave its parent a
+        // range to the end of the file, and a parent it came first in an inverted one
+        let p = parsed("void f(void) {\n  a: }\nint g;\nint h;\n");
+        assert_ranges_nest(&p.arena);
+        let root_toks = p.arena.toks(p.arena.root);
+        assert_eq!(root_toks, (0, p.tokens.len() as u32));
+        let label = (0..p.arena.len() as u32)
+            .find(|&n| p.arena.kind_name(p.arena.node(n).kind()) == "labeled_statement")
+            .expect("a labeled statement");
+        let (lo, hi) = p.arena.toks(label);
+        assert_eq!(hi - lo, 2, "`a :` only");
+    }
+
+    #[test]
+    fn the_token_count_without_an_arena_is_the_arenas() {
+        for (name, src) in [
+            ("c", SAMPLE),
+            ("c", "void f(void) {\n  a: }\nint g(\n"),
+            ("c", ""),
+            (
+                "cpp",
+                "struct S; template <class T> int f() { return T{}; }\n",
+            ),
+            ("python", "def f(:\n    x = [1,\n"),
+            ("rust", "fn f() -> { let x = ; }\n"),
+            ("javascript", "const a = `x${1}`; function ("),
+        ] {
+            let g = Grammar::new(crate::lang::by_name(name).unwrap()).unwrap();
+            let mut p = new_parser(&g).unwrap();
+            let tree = parse_tree(&mut p, src.as_bytes()).unwrap();
+            let built = build_tree(&g, &tree, src.as_bytes());
+            assert_eq!(count_tokens(&g, &tree), built.tokens.len(), "{name}: {src}");
+            assert_ranges_nest(&built.arena);
         }
     }
 
@@ -512,11 +777,8 @@ mod tests {
             .dump(&|i| String::from_utf8_lossy(t.text(i)).into_owned());
         assert!(dump.contains("sep \",\""), "{dump}");
         assert!(dump.contains("[Opt]"), "{dump}");
-        let lists = p
-            .arena
-            .nodes
-            .iter()
-            .filter(|n| n.class == Class::List)
+        let lists = (0..p.arena.len() as NodeId)
+            .filter(|&n| p.arena.node(n).class() == Class::List)
             .count();
         assert!(lists >= 4, "{dump}");
     }
@@ -529,8 +791,8 @@ mod tests {
         let text = |c: &[u32]| String::from_utf8(p.tokens.render(c)).unwrap();
         let args: Vec<NodeId> = (0..p.arena.nodes.len() as NodeId)
             .filter(|&n| {
-                p.arena.deletable(n) && p.arena.node(n).class == Class::Token && {
-                    let s = p.tokens.text(p.arena.node(n).toks.0);
+                p.arena.deletable(n) && p.arena.node(n).class() == Class::Token && {
+                    let s = p.tokens.text(p.arena.toks(n).0);
                     s == b"1" || s == b"2" || s == b"3"
                 }
             })
@@ -556,7 +818,7 @@ mod tests {
         // region) with "the root is ERROR" as the test: tree-sitter-c gives up on this line
         let p = parsed("****************\n");
         let root = p.arena.root;
-        assert_eq!(p.arena.node(root).class, Class::Error);
+        assert_eq!(p.arena.node(root).class(), Class::Error);
         let all: Vec<u32> = (0..p.tokens.len() as u32).collect();
         let view = super::super::View::new(&p.arena, &all);
         assert!(view.live(root));

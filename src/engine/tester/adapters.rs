@@ -133,7 +133,7 @@ impl<'a> TreeOracle<'a> {
     /// with a parser `make` makes: the feeding thread only renders and hashes.
     pub fn with_workers(mut self, make: MakeChecker) -> Self {
         if self.prefilter.is_some() && self.tester.checks_off_thread() {
-            let base = Arc::from(self.tokens.src.as_slice());
+            let base = self.tokens.src.clone();
             self.shared = Some(Shared::new(make, Some(base)));
         }
         self
