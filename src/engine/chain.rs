@@ -237,11 +237,7 @@ impl<'p> Chain<'p> {
         }
         let mut frontier = Frontier::default();
         frontier.push(1.0, Vec::new(), k);
-        let mut budget = if self.width == 1 {
-            1
-        } else {
-            4 * self.width + 16
-        };
+        let mut budget = plan_budget(self.width);
         let mut visited = Vec::new();
         // how many may run now: the width, or fewer while the machine is saturated
         let room = oracle.room().min(self.width);
@@ -457,6 +453,12 @@ fn ticket_state(
         Some(false) => Err(()),
         None => Ok(None),
     }
+}
+
+/// How many nodes one planning visits: at -j1 only the current candidate (nothing runs ahead);
+/// wider, enough to find `width` runs past the ones already known or running.
+fn plan_budget(width: usize) -> usize {
+    if width == 1 { 1 } else { 4 * width + 16 }
 }
 
 #[cfg(test)]
