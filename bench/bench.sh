@@ -13,7 +13,7 @@
 # shrinkray, treereduce-c/-rust when found (C-Reduce and C-Vise get --not-c on inputs that are
 # neither C nor C++; Shrink Ray runs with --parallelism 2, --no-llm (its language-model passes
 # would download a model) and --no-history; it is found as $SHRINKRAY, on PATH, or in the venv
-# /opt/shrinkray that bench/install-peers.sh makes). Each run gets a fresh copy of the input and a wrapped test that counts calls. Rows go to bench/results.tsv; the table to bench/RESULTS.md.
+# /opt/shrinkray that bench/install-peers.sh makes). Each run gets a fresh copy of the input and a wrapped test that counts calls. Rows go to bench/results.tsv; the table to bench/table.md (bench/RESULTS.md is kept by hand: copy the rows that matter into it).
 # Defaults: CAP 300 s, cases bench/cases. Needs python3 (token counts) and GNU timeout.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -142,10 +142,10 @@ for casedir in $(case_dirs "$@"); do
     installed "$tool" && run_one "$tool" "$local_case"
   done
 done
-python3 "$here/table.py" "$tsv" > "$here/RESULTS.md"
+python3 "$here/table.py" "$tsv" > "$here/table.md"
 if [ -n "${KEEP_WORK:-}" ]; then
-  echo "wrote $here/RESULTS.md (work files kept in $work)" >&2
+  echo "wrote $here/table.md (work files kept in $work)" >&2
 else
   rm -rf "$work"
-  echo "wrote $here/RESULTS.md (KEEP_WORK=1 keeps the work files)" >&2
+  echo "wrote $here/table.md (KEEP_WORK=1 keeps the work files)" >&2
 fi
