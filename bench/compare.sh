@@ -24,6 +24,7 @@ shift $((OPTIND - 1))
 before=$(realpath "$1") after=$(realpath "$2")
 shift 2
 work=$(mktemp -d "${TMPDIR:-/tmp}/reduce-compare.XXXXXX")
+trap 'rm -rf "$work"' EXIT
 tsv="$here/compare.tsv"
 [ -f "$tsv" ] || printf 'case\tmode\tjobs\tbin\twall_s\ttests\tbytes\tsha\n' > "$tsv"
 
