@@ -26,13 +26,24 @@ pub fn run_original(cfg: &Config, check: &Check, bytes: &[u8]) -> Result<Outcome
 
 /// Runs `check` once on `bytes`, as a candidate runs, deriving the run's signature.
 pub fn run_once(cfg: &Config, check: Check, bytes: &[u8]) -> Result<Outcome> {
+    let name = cfg
+        .candidate_name()
+        .ok_or_else(|| fail(FailureKind::BadInput, "the input path has no file name"))?;
+    run_named(cfg, check, name, bytes)
+}
+
+/// Runs `check` once on `bytes` written as `file_name`, deriving the run's signature and
+/// keeping the output's tail (for the messages).
+pub fn run_named(
+    cfg: &Config,
+    check: Check,
+    file_name: std::ffi::OsString,
+    bytes: &[u8],
+) -> Result<Outcome> {
     let mut oracle = ScriptRunner::new(ScriptConfig {
         check,
-        file_name: cfg
-            .candidate_name()
-            .ok_or_else(|| fail(FailureKind::BadInput, "the input path has no file name"))?,
+        file_name,
         timeout: cfg.timeout.unwrap_or(cli::MAX_DEFAULT_TIMEOUT),
-        // the output's tail, for the messages
         verbose: true,
         temp_root: cfg.temp_dir.clone(),
         launcher: cfg.launcher.clone(),

@@ -301,25 +301,10 @@ impl RawTree {
         loop {
             let node = cursor.node();
             let id = raw.nodes.len() as u32;
-            let flags = [
-                (node.is_named(), Raw::NAMED),
-                (node.is_extra(), Raw::EXTRA),
-                (node.is_error(), Raw::ERROR),
-                (node.is_missing(), Raw::MISSING),
-            ]
-            .iter()
-            .fold(0, |f, &(on, bit)| if on { f | bit } else { f });
+            let parent = stack.last().map(|&p| raw.nodes[p as usize].kind);
             raw.nodes.push(Raw {
-                kind: if node.is_error() {
-                    g.kind_error
-                } else {
-                    node.kind_id()
-                },
-                flags,
-                field: known_field(g, &raw, stack.last(), cursor.field_id()),
-                start: node.start_byte() as u32,
-                end: node.end_byte() as u32,
                 sub_end: id + 1,
+                ..raw_of(g, &cursor, parent)
             });
             if !g.is_atomic(node.kind_id()) && cursor.goto_first_child() {
                 stack.push(id);
@@ -363,26 +348,6 @@ impl RawTree {
             true => next,
             false => NONE,
         }
-    }
-}
-
-/// The child's field, or 0 (the unnamed children) when `NODE_TYPES` does not list that field for
-/// the parent: tree-sitter-lua's statements carry fields (`local_declaration`) set inside
-/// hidden rules, which node-types drops; they are still elements of the chunk's statement list.
-fn known_field(
-    g: &Grammar,
-    raw: &RawTree,
-    parent: Option<&u32>,
-    field: Option<std::num::NonZeroU16>,
-) -> u16 {
-    let (Some(&p), Some(f)) = (parent, field) else {
-        return 0;
-    };
-    let kind = raw.nodes[p as usize].kind;
-    if g.slot(kind, f.get()).is_some() {
-        f.get()
-    } else {
-        0
     }
 }
 

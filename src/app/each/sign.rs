@@ -12,8 +12,9 @@ use std::time::Duration;
 use anyhow::Result;
 
 use crate::app::cli::{self, Config};
+use crate::app::failure;
 use crate::exec::check::Check;
-use crate::exec::runner::{Outcome, RunStatus, ScriptConfig, ScriptRunner};
+use crate::exec::runner::{Outcome, RunStatus};
 use crate::exit::{FailureKind, fail};
 use crate::signature::{Ending, Kind, Signature};
 
@@ -83,24 +84,7 @@ pub fn take_all(
 fn take_one(cfg: &Config, check: &Check, job: &Job) -> Result<Taken> {
     let mut base = check.clone();
     base.conditions.same = None;
-    let mut runner = ScriptRunner::new(ScriptConfig {
-        check: base.clone(),
-        file_name: job.name.clone(),
-        timeout: cfg.timeout.unwrap_or(cli::MAX_DEFAULT_TIMEOUT),
-        // the output's tail, for the reason a file is not failing
-        verbose: true,
-        temp_root: cfg.temp_dir.clone(),
-        launcher: cfg.launcher.clone(),
-        derive: true,
-        slipped: None,
-    })
-    .map_err(|e| {
-        fail(
-            FailureKind::Io,
-            format!("cannot set up the test run: {e:#}"),
-        )
-    })?;
-    let outcome = runner.run(job.bytes)?;
+    let outcome = failure::run_named(cfg, base.clone(), job.name.clone(), job.bytes)?;
     if matches!(
         outcome.status,
         RunStatus::Interrupted | RunStatus::Cancelled
