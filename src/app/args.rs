@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 
-use crate::app::cli::Config;
+use crate::app::config::Config;
 use crate::exec::check::{Check, TestCommand, shell_quote_os};
 use crate::exec::runner::{ScriptConfig, ScriptRunner};
 use crate::exit::{FailureKind, fail};

@@ -7,7 +7,8 @@ use std::path::Path;
 
 use anyhow::Result;
 
-use crate::app::cli::{Config, Output};
+use crate::app::cli::Output;
+use crate::app::config::Config;
 use crate::exec::check::{Check, TestCommand};
 use crate::exit::{FailureKind, fail};
 use crate::store::paths::{

@@ -26,11 +26,13 @@ use crate::store::sink::{Sink, SinkPlan, backup_path};
 use crate::store::slipped::Slipped;
 use crate::tree::early::EarlyParse;
 use crate::tree::front::Front;
-use cli::{Algo, Args, Config, Output};
+use cli::{Algo, Args, Output};
+use config::Config;
 
 mod args;
 mod bugreport;
 pub mod cli;
+pub mod config;
 mod each;
 mod failure;
 pub(crate) mod files;

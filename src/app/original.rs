@@ -10,7 +10,8 @@ use std::time::Duration;
 use anyhow::Result;
 
 use super::{CHEAP_TEST, Session, absolute, default_timeout};
-use crate::app::cli::{self, Config};
+use crate::app::cli;
+use crate::app::config::Config;
 use crate::engine::tester::Tester;
 use crate::exec::check::{Check, shell_quote_os};
 use crate::exec::runner::{Outcome, RunStatus};

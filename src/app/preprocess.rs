@@ -11,7 +11,7 @@ use std::ffi::{OsStr, OsString};
 
 use anyhow::Result;
 
-use crate::app::cli::Config;
+use crate::app::config::Config;
 use crate::app::failure;
 use crate::exec::check::{Check, TestCommand, quote_words};
 use crate::exec::compiler;

@@ -6,7 +6,8 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use crate::app::cli::{Algo, Config, UnitKind};
+use crate::app::cli::{Algo, UnitKind};
+use crate::app::config::Config;
 use crate::engine::reduce;
 use crate::engine::tester::{SegmentsOracle, Tester};
 use crate::exit::{FailureKind, fail};

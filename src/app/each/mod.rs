@@ -28,7 +28,8 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use xxhash_rust::xxh3::xxh3_128;
 
-use crate::app::cli::{Config, Output};
+use crate::app::cli::Output;
+use crate::app::config::Config;
 use crate::exec::check::Check;
 use crate::exit::{FailureKind, fail};
 use crate::report::progress::Progress;

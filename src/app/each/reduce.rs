@@ -10,7 +10,8 @@ use std::time::Duration;
 
 use anyhow::Result;
 
-use crate::app::cli::{Algo, Config};
+use crate::app::cli::Algo;
+use crate::app::config::Config;
 use crate::app::reduction::{Job, reduce_best, try_empty};
 use crate::app::{choose_algo, default_timeout, front_for};
 use crate::engine::pool::Pool;

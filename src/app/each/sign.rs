@@ -11,7 +11,8 @@ use std::time::Duration;
 
 use anyhow::Result;
 
-use crate::app::cli::{self, Config};
+use crate::app::cli;
+use crate::app::config::Config;
 use crate::app::failure;
 use crate::exec::check::Check;
 use crate::exec::runner::{Outcome, RunStatus};

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use anyhow::Result;
 
 use super::reduce::{Input, Reduction, reduce_file};
-use crate::app::cli::Config;
+use crate::app::config::Config;
 
 /// One file's reduction, all it needs.
 pub struct Task {

@@ -19,7 +19,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
-use crate::app::cli::Config;
+use crate::app::config::Config;
 use crate::exit::{FailureKind, fail};
 use crate::store::runlock::RunLock;
 use set::{FileSet, load_dir, load_files};

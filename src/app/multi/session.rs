@@ -10,7 +10,8 @@ use anyhow::Result;
 
 use super::set::{FileSet, Shape};
 use super::store::StorePlan;
-use crate::app::cli::{self, Algo, Config};
+use crate::app::cli::{self, Algo};
+use crate::app::config::Config;
 use crate::app::reduction::{Job, reduce_best, try_empty};
 use crate::app::{default_timeout, is_text, rerun_original};
 use crate::engine::pool::Pool;
