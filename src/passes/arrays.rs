@@ -10,11 +10,10 @@
 //! Names declared more than once (a local `a` in two functions), used in a macro body or in any
 //! other way (`sizeof a`, `f(a)`, `a + 1`), and parameters are left alone.
 
-use std::collections::HashMap;
-
 use tree_sitter::{Node, Tree};
 
 use super::params::elements;
+use super::pointers::mentions;
 use crate::edits::{Edit, Hunk, Pass, preorder, text};
 use crate::lang::table::RewriteTable;
 
@@ -42,26 +41,12 @@ impl Pass for ArrayToScalar {
             return Vec::new();
         }
         let nodes = preorder(tree);
-        // per name: the declarators naming it and its other mentions
-        let mut declared: HashMap<&[u8], Vec<Node>> = HashMap::new();
-        let mut used: HashMap<&[u8], Vec<Node>> = HashMap::new();
-        let mut in_macros: Vec<&[u8]> = Vec::new();
-        for &n in &nodes {
-            if t.raw_text.contains(&n.kind()) {
-                in_macros.push(text(n, src));
-            }
-            if !t.names.contains(&n.kind()) {
-                continue;
-            }
-            let Some(parent) = n.parent() else { continue };
-            let naming = parent
-                .child_by_field_name(t.declarator_field)
-                .is_some_and(|d| d.id() == n.id());
-            match naming && parent.kind() != t.function_declarator {
-                true => declared.entry(text(n, src)).or_default().push(parent),
-                false => used.entry(text(n, src)).or_default().push(n),
-            }
-        }
+        let (declared, used) = mentions(&nodes, src, t);
+        let in_macros: Vec<&[u8]> = nodes
+            .iter()
+            .filter(|n| t.raw_text.contains(&n.kind()))
+            .map(|&n| text(n, src))
+            .collect();
         let mut hunks = Vec::new();
         for (name, sites) in &declared {
             let [array] = sites[..] else { continue };

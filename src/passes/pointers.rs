@@ -27,22 +27,7 @@ impl Pass for PointerLevel {
 
     fn hunks(&self, tree: &Tree, src: &[u8], t: &RewriteTable) -> Vec<Hunk> {
         let nodes = preorder(tree);
-        // per name: where it is declared (the declarator naming it) and where it is used
-        let mut declared: HashMap<&[u8], Vec<Node>> = HashMap::new();
-        let mut used: HashMap<&[u8], Vec<Node>> = HashMap::new();
-        for &n in &nodes {
-            if !t.names.contains(&n.kind()) {
-                continue;
-            }
-            let Some(parent) = n.parent() else { continue };
-            let naming = parent
-                .child_by_field_name(t.declarator_field)
-                .is_some_and(|d| d.id() == n.id());
-            match naming && parent.kind() != t.function_declarator {
-                true => declared.entry(text(n, src)).or_default().push(parent),
-                false => used.entry(text(n, src)).or_default().push(n),
-            }
-        }
+        let (declared, used) = mentions(&nodes, src, t);
         let mut hunks = Vec::new();
         for (name, sites) in &declared {
             let [site] = sites[..] else { continue };
@@ -84,6 +69,33 @@ fn one_level_less(u: Node, src: &[u8]) -> Option<Edit> {
     }?;
     (through.id() == u.id())
         .then(|| Edit::new(parent.start_byte(), parent.end_byte(), text(u, src)))
+}
+
+/// Nodes by the name they declare or mention.
+pub(super) type ByName<'s, 't> = HashMap<&'s [u8], Vec<Node<'t>>>;
+
+/// Per name in `nodes`: where it is declared (the declarator naming it) and where it is used.
+pub(super) fn mentions<'s, 't>(
+    nodes: &[Node<'t>],
+    src: &'s [u8],
+    t: &RewriteTable,
+) -> (ByName<'s, 't>, ByName<'s, 't>) {
+    let mut declared: ByName = HashMap::new();
+    let mut used: ByName = HashMap::new();
+    for &n in nodes {
+        if !t.names.contains(&n.kind()) {
+            continue;
+        }
+        let Some(parent) = n.parent() else { continue };
+        let naming = parent
+            .child_by_field_name(t.declarator_field)
+            .is_some_and(|d| d.id() == n.id());
+        match naming && parent.kind() != t.function_declarator {
+            true => declared.entry(text(n, src)).or_default().push(parent),
+            false => used.entry(text(n, src)).or_default().push(n),
+        }
+    }
+    (declared, used)
 }
 
 #[cfg(test)]
