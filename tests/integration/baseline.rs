@@ -1,4 +1,5 @@
-//! Never behind the simple baseline (issue 38): where the tree passes cannot get smaller (a
+//! Never behind the simple baseline (issue 38): on every fixture (a real program per language
+//! with its real tool's test) the default result is no larger than line ddmin's; where the tree passes cannot get smaller (a
 //! table of data in one string token, which no grammar splits), the default schedule still ends
 //! no larger than `--algo ddmin` over lines; and the schedule's stall guard (a line sweep after
 //! many test runs without a smaller best) decides by charged runs, so its result is the same at
@@ -196,4 +197,51 @@ fn the_blank_lines_pass_keeps_the_blank_lines_a_test_needs() {
         "echo a\n\n\necho $LINENO\necho c\n"
     );
     assert_eq!(removed_by(&stats, "blank-lines"), 1, "{stats}");
+}
+
+/// The property over every fixture (one real program per language, with a test that runs the
+/// real tool where the fixture has one: gcc, g++, rustc, Python, Node, bash): the default
+/// schedule's result is never larger than `--algo ddmin`'s run to its end, and both pass their
+/// test. The default's result is the fixture's `expected.perses.*`: the golden tests check that
+/// the default run gives it (at `-j1`, and the property tests that every `-j` gives the same), so
+/// only ddmin runs here.
+#[test]
+fn the_default_is_never_larger_than_line_ddmin_on_any_fixture() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut cases: Vec<_> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("interesting.sh").is_file())
+        .collect();
+    cases.sort();
+    assert!(cases.len() >= 13, "{} fixtures", cases.len());
+    let mut table = vec![format!("{:<16} {:>8} {:>8}", "fixture", "default", "ddmin")];
+    let mut behind = Vec::new();
+    for case in &cases {
+        let name = case.file_name().unwrap().to_string_lossy().into_owned();
+        let input = crate::util::fixture_input(case);
+        let golden = case.join(input.replacen("input.", "expected.perses.", 1));
+        let default =
+            std::fs::read(&golden).unwrap_or_else(|e| panic!("{}: {e}", golden.display()));
+        let (ddmin, _) = crate::util::reduce_fixture(case, &["-j2", "--algo", "ddmin"]);
+        for (what, out) in [("default", &default), ("ddmin", &ddmin)] {
+            assert!(
+                crate::util::fixture_passes(case, out),
+                "{name}: the {what} result fails its test"
+            );
+        }
+        table.push(format!(
+            "{name:<16} {:>8} {:>8}",
+            default.len(),
+            ddmin.len()
+        ));
+        if default.len() > ddmin.len() {
+            behind.push(name);
+        }
+    }
+    assert!(
+        behind.is_empty(),
+        "behind ddmin on {behind:?} (bytes):\n{}",
+        table.join("\n")
+    );
 }

@@ -5,7 +5,8 @@
 //! One fixture per language (`<lang>-<what>`) also shows perses beating ddmin on it.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+use crate::util::fixture_passes;
 
 const ALGOS: [&str; 4] = ["ddmin", "bytes", "hdd", "perses"];
 
@@ -27,19 +28,6 @@ fn reduce_case(case: &Path, algo: &str) -> (Vec<u8>, serde_json::Value) {
     crate::util::reduce_fixture(case, &["-j1", "--algo", algo])
 }
 
-fn passes(case: &Path, bytes: &[u8]) -> bool {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join(crate::util::fixture_input(case));
-    std::fs::write(&file, bytes).unwrap();
-    Command::new(case.join("interesting.sh"))
-        .arg(&file)
-        .current_dir(dir.path())
-        .env("REDUCE_BIN", crate::util::reduce_bin())
-        .status()
-        .unwrap()
-        .success()
-}
-
 #[test]
 fn every_fixture_reduces_to_its_golden_output() {
     let mut checked = 0;
@@ -57,7 +45,7 @@ fn every_fixture_reduces_to_its_golden_output() {
             }
             let (got, _) = reduce_case(&case, algo);
             assert!(
-                passes(&case, &got),
+                fixture_passes(&case, &got),
                 "{algo} result for {} fails its test",
                 case.display()
             );
@@ -122,7 +110,7 @@ fn perses_ends_smaller_and_with_fewer_test_runs_than_ddmin_on_the_larger_fixture
     let case = fixtures().join("inventory");
     let (perses, p) = reduce_case(&case, "perses");
     let (ddmin, d) = reduce_case(&case, "ddmin");
-    assert!(passes(&case, &perses) && passes(&case, &ddmin));
+    assert!(fixture_passes(&case, &perses) && fixture_passes(&case, &ddmin));
     assert!(
         perses.len() < ddmin.len(),
         "{} vs {}",
@@ -188,10 +176,13 @@ fn perses_beats_ddmin_on_every_language_fixture() {
             &["-j1", "--algo", "ddmin", "--max-attempts", &budget],
         );
         assert!(
-            passes(&case, &perses),
+            fixture_passes(&case, &perses),
             "{name}: perses result fails its test"
         );
-        assert!(passes(&case, &ddmin), "{name}: ddmin result fails its test");
+        assert!(
+            fixture_passes(&case, &ddmin),
+            "{name}: ddmin result fails its test"
+        );
         let n = |r: &serde_json::Value, k: &str| r[k].as_u64().unwrap();
         let budgeted = if d["completion"] == "budget_exhausted" {
             "*"
@@ -279,7 +270,7 @@ fn rename_gives_declared_names_short_ones_and_keeps_the_tokens() {
 fn the_python_fixture_is_hoisted_and_reindented() {
     let case = fixtures().join("python-zerodiv");
     let (out, stats) = reduce_case(&case, "perses");
-    assert!(passes(&case, &out));
+    assert!(fixture_passes(&case, &out));
     let text = String::from_utf8(out).unwrap();
     let pass = |name: &str| {
         let passes = stats["passes"].as_array().expect("a per-pass table");

@@ -306,3 +306,17 @@ pub fn fixture_input(case: &Path) -> String {
     assert_eq!(names.len(), 1, "{}: one input.* file", case.display());
     names.remove(0)
 }
+
+/// Whether the fixture's test accepts `bytes` as its input (run in a temp dir of its own).
+pub fn fixture_passes(case: &Path, bytes: &[u8]) -> bool {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(fixture_input(case));
+    fs::write(&file, bytes).unwrap();
+    Command::new(case.join("interesting.sh"))
+        .arg(&file)
+        .current_dir(dir.path())
+        .env("REDUCE_BIN", reduce_bin())
+        .status()
+        .unwrap()
+        .success()
+}
