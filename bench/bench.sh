@@ -14,6 +14,8 @@
 # neither C nor C++; Shrink Ray runs with --parallelism 2, --no-llm (its language-model passes
 # would download a model) and --no-history; it is found as $SHRINKRAY, on PATH, or in the venv
 # /opt/shrinkray that bench/install-peers.sh makes). Each run gets a fresh copy of the input and a wrapped test that counts calls. Rows go to bench/results.tsv; the table to bench/table.md (bench/RESULTS.md is kept by hand: copy the rows that matter into it).
+# Peak RSS is /usr/bin/time's %M: the largest single process of the run, the reducer or a test
+# (a compiler on a large input can be the larger).
 # Defaults: CAP 300 s, cases bench/cases. Needs python3 (token counts) and GNU timeout.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -30,7 +32,7 @@ shift $((OPTIND - 1))
 reduce_bin="${CARGO_TARGET_DIR:-$root/target}/release/reduce"
 work=$(mktemp -d "${TMPDIR:-/tmp}/reduce-bench.XXXXXX")
 tsv="$here/results.tsv"
-[ "${APPEND:-0}" = 1 ] || printf 'tool\tcase\texit\twall_s\ttests\torig_bytes\tfinal_bytes\torig_tokens\tfinal_tokens\tpasses\tsha\n' > "$tsv"
+[ "${APPEND:-0}" = 1 ] || printf 'tool\tcase\texit\twall_s\ttests\torig_bytes\tfinal_bytes\torig_tokens\tfinal_tokens\tpasses\tsha\tpeak_rss_kb\n' > "$tsv"
 
 case_dirs() { # absolute paths: the tests run from temp directories
   for arg in "$@"; do
@@ -88,20 +90,22 @@ run_one() { # tool casedir
     export TMPDIR="$w/tmp"
     # a private verdict cache per run: no run reuses another's verdicts
     export XDG_CACHE_HOME="$w/cache"
+    # peak RSS (kB) of the largest process of the run: the reducer or one of its tests
+    tm=(/usr/bin/time -f %M -o "$w/rss")
     case $tool in
-      reduce) timeout -k 10 "$cap" "$reduce_bin" -q --algo perses --stats-json "$w/stats.json" --test "$w/test.sh" "$input" ;;
-      reduce-j1) timeout -k 10 "$cap" "$reduce_bin" -q -j1 --algo perses --stats-json "$w/stats.json" --test "$w/test.sh" "$input" ;;
-      reduce-deletion) timeout -k 10 "$cap" "$reduce_bin" -q --algo perses --no-rewrites --stats-json "$w/stats.json" --test "$w/test.sh" "$input" ;;
-      reduce-ddmin) timeout -k 10 "$cap" "$reduce_bin" -q --algo ddmin --test "$w/test.sh" "$input" ;;
-      reduce-rename) timeout -k 10 "$cap" "$reduce_bin" -q --algo perses --rename --stats-json "$w/stats.json" --test "$w/test.sh" "$input" ;;
-      reduce-compact) timeout -k 10 "$cap" "$reduce_bin" -q --algo perses --rename --compact --stats-json "$w/stats.json" --test "$w/test.sh" "$input" ;;
-      creduce) timeout -k 10 "$cap" creduce $notc --n 2 "$w/test.sh" "$input" ;;
-      cvise) timeout -k 10 "$cap" cvise $notc --n 2 "$w/test.sh" "$input" ;;
-      shrinkray) SHRINKRAY_LLM=0 timeout -k 10 "$cap" "$(shrinkray_bin)" --ui basic --parallelism 2 \
+      reduce) "${tm[@]}" timeout -k 10 "$cap" "$reduce_bin" -q --algo perses --stats-json "$w/stats.json" --test "$w/test.sh" "$input" ;;
+      reduce-j1) "${tm[@]}" timeout -k 10 "$cap" "$reduce_bin" -q -j1 --algo perses --stats-json "$w/stats.json" --test "$w/test.sh" "$input" ;;
+      reduce-deletion) "${tm[@]}" timeout -k 10 "$cap" "$reduce_bin" -q --algo perses --no-rewrites --stats-json "$w/stats.json" --test "$w/test.sh" "$input" ;;
+      reduce-ddmin) "${tm[@]}" timeout -k 10 "$cap" "$reduce_bin" -q --algo ddmin --test "$w/test.sh" "$input" ;;
+      reduce-rename) "${tm[@]}" timeout -k 10 "$cap" "$reduce_bin" -q --algo perses --rename --stats-json "$w/stats.json" --test "$w/test.sh" "$input" ;;
+      reduce-compact) "${tm[@]}" timeout -k 10 "$cap" "$reduce_bin" -q --algo perses --rename --compact --stats-json "$w/stats.json" --test "$w/test.sh" "$input" ;;
+      creduce) "${tm[@]}" timeout -k 10 "$cap" creduce $notc --n 2 "$w/test.sh" "$input" ;;
+      cvise) "${tm[@]}" timeout -k 10 "$cap" cvise $notc --n 2 "$w/test.sh" "$input" ;;
+      shrinkray) SHRINKRAY_LLM=0 "${tm[@]}" timeout -k 10 "$cap" "$(shrinkray_bin)" --ui basic --parallelism 2 \
         --no-llm --no-history "$w/test.sh" "$input" ;;
       treereduce-c|treereduce-rust)
         tr=$(command -v "$tool" || echo "$HOME/.cargo/bin/$tool")
-        timeout -k 10 "$cap" "$tr" -s "$input" -o "$w/red/out.$input" --temp-dir "$w/tmp" -- "$w/test.sh" @@ ;;
+        "${tm[@]}" timeout -k 10 "$cap" "$tr" -s "$input" -o "$w/red/out.$input" --temp-dir "$w/tmp" -- "$w/test.sh" @@ ;;
     esac
   ) > "$w/log" 2>&1 < /dev/null
   rc=$?
@@ -113,7 +117,8 @@ run_one() { # tool casedir
     echo "bench: /dev/null had been replaced by a regular file (tcc -o /dev/null as root); restored" >&2
   fi
   case $tool in treereduce-*) out="$w/red/out.$input" ;; esac
-  local wall tests ob fb ot ft passes sha
+  local wall tests ob fb ot ft passes sha rss
+  rss=$(tail -n 1 "$w/rss" 2>/dev/null | grep -E '^[0-9]+$' || echo NA)
   wall=$(python3 -c "print('%.1f' % ($end - $start))")
   tests=$(wc -l < "$w/calls")
   ob=$(wc -c < "$casedir/$input"); ot=$(tokens "$casedir/$input")
@@ -126,7 +131,7 @@ run_one() { # tool casedir
   fi
   # reduce's own record (per-pass figures, share of rejected candidates), kept next to the table
   if [ -f "$w/stats.json" ]; then mkdir -p "$here/stats" && cp "$w/stats.json" "$here/stats/$tool.$name.json"; fi
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$tool" "$name" "$rc" "$wall" "$tests" "$ob" "$fb" "$ot" "$ft" "$passes" "$sha" | tee -a "$tsv"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$tool" "$name" "$rc" "$wall" "$tests" "$ob" "$fb" "$ot" "$ft" "$passes" "$sha" "$rss" | tee -a "$tsv"
 }
 
 for casedir in $(case_dirs "$@"); do

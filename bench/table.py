@@ -22,12 +22,20 @@ print("Produced by `bench/bench.sh`, one run at a time on a 2-core machine: `red
       "(its grammar, or the bracket tree for LLVM IR); `reduce-ddmin` = `--algo ddmin` (lines); "
       "C-Reduce and C-Vise get `--not-c` on inputs that are not C or C++; passes = the final file re-checked with the test; exit 124 = "
       "stopped at the time cap.\n")
-print("| case | tool | wall s | tests | bytes | tokens | passes | exit |")
-print("| --- | --- | ---: | ---: | ---: | ---: | --- | ---: |")
+print("| case | tool | wall s | tests | bytes | tokens | peak RSS MB | passes | exit |")
+print("| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |")
+
+
+def rss(r):
+    # (rows appended under an older header carry the column as an extra field)
+    kb = r.get("peak_rss_kb") or (r.get(None) or ["NA"])[0]
+    return "-" if kb == "NA" else str(round(int(kb) / 1024))
+
+
 for r in rows:
     print(f"| {r['case']} | {r['tool']} | {r['wall_s']} | {r['tests']} | "
           f"{r['orig_bytes']} -> {r['final_bytes']} | {r['orig_tokens']} -> {r['final_tokens']} | "
-          f"{r['passes']} | {r['exit']} |")
+          f"{rss(r)} | {r['passes']} | {r['exit']} |")
 by_case = {}
 for r in rows:
     by_case.setdefault(r["case"], {})[r["tool"]] = r
