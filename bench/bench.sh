@@ -77,7 +77,10 @@ run_one() { # tool casedir
   case $input in *.c|*.h|*.i|*.cc|*.cpp|*.cxx|*.hpp|*.ii) ;; *) notc=--not-c ;; esac
   case $tool in treereduce-c) case $input in *.c|*.h|*.i) ;; *) return ;; esac ;; esac
   case $tool in treereduce-rust) case $input in *.rs) ;; *) return ;; esac ;; esac
-  w=$(mktemp -d "$work/$tool.$name.XXXX")
+  # a short path: C-Vise's Python puts a Unix socket under TMPDIR, whose path may not pass
+  # 107 bytes (a long case name made it fail at its first pass)
+  w=$(mktemp -d "$work/${tool:0:8}.XXXX")
+  echo "$name" > "$w/case"
   mkdir -p "$w/red" "$w/tmp"
   cp "$casedir/$input" "$w/red/$input"
   : > "$w/calls"
