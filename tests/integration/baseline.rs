@@ -207,13 +207,7 @@ fn the_blank_lines_pass_keeps_the_blank_lines_a_test_needs() {
 /// only ddmin runs here.
 #[test]
 fn the_default_is_never_larger_than_line_ddmin_on_any_fixture() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
-    let mut cases: Vec<_> = std::fs::read_dir(&root)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.join("interesting.sh").is_file())
-        .collect();
-    cases.sort();
+    let cases = crate::golden::cases();
     assert!(cases.len() >= 13, "{} fixtures", cases.len());
     let mut table = vec![format!("{:<16} {:>8} {:>8}", "fixture", "default", "ddmin")];
     let mut behind = Vec::new();

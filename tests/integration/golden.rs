@@ -14,7 +14,8 @@ fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
 }
 
-fn cases() -> Vec<PathBuf> {
+/// Every fixture with a test (`fixtures/<case>/interesting.sh`), sorted.
+pub fn cases() -> Vec<PathBuf> {
     let mut cases: Vec<PathBuf> = std::fs::read_dir(fixtures())
         .expect("fixtures/ exists")
         .map(|e| e.expect("readable fixtures/").path())
