@@ -4,13 +4,16 @@
 #
 #   bench/memory.sh [-c CAP] [-j JOBS] BIN [BIN2]
 #
+# (ONLY=REGEX in the environment: the cases whose names match.)
+#
 # Cases: a 30 MB text log whose test greps two needle lines (/work/mem/log.txt, or one generated
 # into $TMPDIR), the 9.6 MB SQLite amalgamation (prepared case sqlite3-scale-needles, capped at
 # 300 tests: its peak comes in the first rounds), zlib's inflate.c (prepared case
-# zlib-inflate-signconv) and bench/cases/py-pydecimal-toplevel-nameerror. A case whose input is
+# zlib-inflate-signconv), bench/cases/py-pydecimal-toplevel-nameerror and the three large C++
+# cases of bench/cases (preprocessed, 1.8-2.2 MB; tree-sitter's tree is most of their peak). A case whose input is
 # missing is skipped (run its prepare.sh). Every run is cut at CAP seconds (default 120): the
-# peak is what is measured, not the result. Peak RSS is /usr/bin/time's "Maximum resident set
-# size" of the reduce process and its children (the tests are small next to it).
+# peak is what is measured, not the result. Peak RSS is the reduce process's own (VmHWM), not
+# its tests'.
 # Prints one Markdown table: input MB (10^6 bytes), then for each binary (as named on the command line) peak
 # RSS in MB, peak / input, wall seconds and test runs (a run cut by CAP reports no tests).
 set -uo pipefail
@@ -55,21 +58,40 @@ cases=(
   "sqlite3-scale-needles|$prepared/sqlite3-scale-needles/input.c|$prepared/sqlite3-scale-needles/test.sh|--max-attempts 300"
   "zlib-inflate-signconv|$prepared/zlib-inflate-signconv/input.c|$prepared/zlib-inflate-signconv/test.sh|"
   "py-pydecimal-toplevel-nameerror|$here/cases/py-pydecimal-toplevel-nameerror/input.py|$here/cases/py-pydecimal-toplevel-nameerror/test.sh|"
+  "cpp-rocksdb-parsesizet-uselesscast|$here/cases/cpp-rocksdb-parsesizet-uselesscast/input.cc|$here/cases/cpp-rocksdb-parsesizet-uselesscast/test.sh|"
+  "cpp-protobuf-floattobuffer-doublepromo|$here/cases/cpp-protobuf-floattobuffer-doublepromo/input.cc|$here/cases/cpp-protobuf-floattobuffer-doublepromo/test.sh|"
+  "cpp-cxx-lambda-requires-ice|$here/cases/cpp-cxx-lambda-requires-ice/input.cc|$here/cases/cpp-cxx-lambda-requires-ice/test.sh|"
 )
 
-# peak BIN INPUT TEST ARGS -> "peak_kb wall_s tests"
+# peak BIN INPUT TEST ARGS -> "peak_kb wall_s tests": the reduce process's own high-water mark
+# (VmHWM, read every 0.1 s while it runs: a C++ test's compiler is larger than reduce, so the
+# figure of the process tree would be the compiler's)
 peak() {
-  local bin=$1 input=$2 test=$3 args=$4 w
+  local bin=$1 input=$2 test=$3 args=$4 w pid hwm=0 now t0 start
   w=$(mktemp -d "$work/run.XXXX")
   cp "$input" "$w/"
   mkdir "$w/tmp"
+  t0=$(date +%s.%N) start=$(date +%s)
   # shellcheck disable=SC2086
-  (cd "$w" && /usr/bin/time -f '%M %e' -o "$w/time" timeout "$cap" "$bin" -q -j "$jobs" \
-      --temp-dir "$w/tmp" --no-persistent-cache --stats-json "$w/stats.json" $args \
-      --test "$test" -o "$w/out" "$(basename "$input")") >/dev/null 2>&1
-  local tests=-
+  (cd "$w" && exec "$bin" -q -j "$jobs" --temp-dir "$w/tmp" --no-persistent-cache \
+      --stats-json "$w/stats.json" $args --test "$test" -o "$w/out" "$(basename "$input")") \
+      >/dev/null 2>&1 &
+  pid=$!
+  while kill -0 "$pid" 2>/dev/null; do
+    now=$(awk '/^VmHWM/ {print $2}' "/proc/$pid/status" 2>/dev/null)
+    [ -n "$now" ] && [ "$now" -gt "$hwm" ] && hwm=$now
+    if (($(date +%s) - start >= cap)); then
+      kill -INT "$pid" 2>/dev/null
+      sleep 5
+      kill -KILL "$pid" 2>/dev/null
+    fi
+    sleep 0.1
+  done
+  wait "$pid" 2>/dev/null
+  local wall tests=-
+  wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
   [ -f "$w/stats.json" ] && tests=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1])).get('tests', '-'))" "$w/stats.json")
-  echo "$(tail -1 "$w/time") $tests"
+  echo "$hwm $wall $tests"
   rm -rf "$w"
 }
 
@@ -83,6 +105,7 @@ echo "$header |"
 echo "$rule |"
 for c in "${cases[@]}"; do
   IFS='|' read -r name input test args <<<"$c"
+  [[ $name =~ ${ONLY:-.} ]] || continue
   [ -f "$input" ] || { echo "| $name | missing: $input |"; continue; }
   bytes=$(wc -c < "$input")
   row="| $name | $(python3 -c "print(f'{$bytes / 1e6:.2f}')")"

@@ -502,7 +502,10 @@ impl<'a> Driver<'a> {
             false => self.first_closure(&src),
         };
         let units = listed.unwrap_or_else(|| closure::units(&tree, &src, t, split_bodies, members));
+        // the closure's tests need the units, not the tree: on a large file the tree is most
+        // of the memory while they run
         drop(tree);
+        self.trees.forget();
         self.keep_closure(src, units, errors);
         Ok(())
     }

@@ -12,6 +12,7 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use crate::tree::early::EarlyParse;
 use crate::tree::front::Front;
+use crate::tree::reparse::return_freed_memory;
 use crate::tree::text;
 use crate::tree::ts::{self, Parsed, parse_tree};
 
@@ -49,6 +50,9 @@ impl<'f> Trees<'f> {
         {
             return Ok(tree.clone());
         }
+        // the last tree goes before the next is parsed: two trees of a large file at once
+        // were a run's peak
+        self.forget();
         let early = self.early.as_mut().filter(|e| e.text() == src);
         let tree = match early.map(|e| e.first().map(|f| f.tree.take())) {
             Some(Ok(Some(tree))) => tree,
@@ -60,6 +64,13 @@ impl<'f> Trees<'f> {
         };
         self.last = Some((src.to_vec(), tree.clone()));
         Ok(tree)
+    }
+
+    /// Drops the last tree (its text's next pass parses again) and returns its memory.
+    pub fn forget(&mut self) {
+        if self.last.take().is_some() {
+            return_freed_memory();
+        }
     }
 
     /// The arena of `src`.
@@ -177,5 +188,28 @@ mod tests {
             fresh.arena.dump(&|_| String::new())
         );
         assert_eq!(trees.early_tokens(), None);
+    }
+
+    #[test]
+    fn a_forgotten_tree_is_no_longer_held_and_its_text_is_parsed_again() {
+        let front = Front::by_name("c").unwrap();
+        let mut trees = Trees::new(&front, None).unwrap();
+        let a = trees.tree(A).unwrap();
+        drop(a);
+        trees.forget();
+        assert!(
+            trees.last.is_none(),
+            "the driver holds no tree after forget"
+        );
+        let again = trees.tree(A).unwrap();
+        assert_eq!(trees.parses, 2);
+        assert_eq!(again.root_node().end_byte(), A.len());
+        // forgetting twice, or with nothing held, is harmless
+        trees.forget();
+        trees.forget();
+        assert_eq!(
+            trees.tokens(A).unwrap(),
+            front.builder().unwrap().build(A).unwrap().tokens.len()
+        );
     }
 }

@@ -19,6 +19,7 @@ use anyhow::{Result, anyhow};
 use tree_sitter::Tree;
 
 use super::front::Front;
+use super::reparse::return_freed_memory;
 use super::text;
 use super::ts::{self, Parsed, count_errors, parse_tree};
 
@@ -147,7 +148,12 @@ fn parse_and_count(
                 tree: Some(tree.clone()),
                 built: None,
             });
-            Ok(ts::count_tokens(g, &tree))
+            let count = ts::count_tokens(g, &tree);
+            // the driver may have dropped its copy while this one was counting: the last
+            // holder of a large tree gives its memory back
+            drop(tree);
+            return_freed_memory();
+            Ok(count)
         }
         Front::Text => {
             let built = text::build_shared(text.clone());
