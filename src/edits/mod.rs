@@ -76,6 +76,24 @@ pub fn insert_before(node: tree_sitter::Node, with: &[u8], src: &[u8]) -> Edit {
     Edit::new(first.start_byte(), first.end_byte(), &out)
 }
 
+/// The named elements of a parenthesized, comma-separated list (comments excluded).
+pub fn elements(list: tree_sitter::Node) -> Vec<tree_sitter::Node> {
+    let mut cursor = list.walk();
+    list.named_children(&mut cursor)
+        .filter(|c| !c.is_extra())
+        .collect()
+}
+
+/// Deletes item `k` of a comma-separated run of items with one of its commas.
+pub fn remove_nth(e: &[tree_sitter::Node], k: usize) -> Edit {
+    let n = e[k];
+    match (e.get(k + 1), k.checked_sub(1).map(|i| e[i])) {
+        (Some(next), _) => Edit::delete(n.start_byte(), next.start_byte()),
+        (None, Some(prev)) => Edit::delete(prev.end_byte(), n.end_byte()),
+        (None, None) => Edit::delete(n.start_byte(), n.end_byte()),
+    }
+}
+
 /// Every node of the tree in pre-order (iterative: C trees get deep).
 pub fn preorder(tree: &tree_sitter::Tree) -> Vec<tree_sitter::Node<'_>> {
     let mut out = Vec::new();

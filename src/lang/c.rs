@@ -176,4 +176,5 @@ pub const C: RewriteTable = RewriteTable {
     layout: Layout::Braces,
     bulk_between_rounds: false,
     faithful_grammar: false,
+    keyword_params: None,
 };

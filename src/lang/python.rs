@@ -2,7 +2,7 @@
 //! original indentation and writes `pass` for a block whose statements were all deleted.
 
 use super::{EmptyBlock, LangSpec, Overrides, RenderRules};
-use crate::lang::table::{Layout, RewriteTable};
+use crate::lang::table::{KeywordParams, Layout, RewriteTable};
 
 fn language() -> tree_sitter::Language {
     tree_sitter_python::LANGUAGE.into()
@@ -93,5 +93,19 @@ pub const REWRITE: RewriteTable = RewriteTable {
     merged_functions: &["function_definition"],
     merged_types: &["class_definition"],
     mergeable: &["identifier"],
+    keyword_params: Some(KeywordParams {
+        definition: "function_definition",
+        class: "class_definition",
+        decorated: "decorated_definition",
+        constructor: "__init__",
+        attribute: "attribute",
+        arguments: "argument_list",
+        keyword_argument: "keyword_argument",
+        defaulted: &["default_parameter", "typed_default_parameter"],
+        typed: "typed_parameter",
+        splat_arguments: &["list_splat", "dictionary_splat"],
+        keyword_only_markers: &["keyword_separator", "list_splat_pattern"],
+        other_markers: &["positional_separator", "dictionary_splat_pattern"],
+    }),
     ..RewriteTable::NONE
 };

@@ -149,6 +149,39 @@ pub struct RewriteTable {
     /// candidates that parse worse than the best are skipped untested (the token windows too).
     /// Not C's: the tests accept what tree-sitter-c does not model (gnu89's `main() {}`).
     pub faithful_grammar: bool,
+    /// Functions that name their parameters where they are defined and calls that may pass
+    /// them by keyword (Python's `def f(self, a, b=1)` called as `o.f(1, b=2)`): what
+    /// [`crate::passes::keywords`] needs. `None`: C's declarators only.
+    pub keyword_params: Option<KeywordParams>,
+}
+
+/// See [`RewriteTable::keyword_params`].
+#[derive(Clone, Copy)]
+pub struct KeywordParams {
+    /// A function definition (fields `name`, `parameters`; calls have `function` and
+    /// `arguments`) and the class whose body holds
+    /// methods (its `name` is what a call of the class calls).
+    pub definition: &'static str,
+    pub class: &'static str,
+    /// A definition wrapped in decorators, whose signature may not be the call's.
+    pub decorated: &'static str,
+    /// The method a call of its class runs, with the class's arguments.
+    pub constructor: &'static str,
+    /// A callee `o.f`, its `attribute` field the name.
+    pub attribute: &'static str,
+    /// A call's list of arguments (field `arguments`; not a generator argument `f(x for ..)`).
+    pub arguments: &'static str,
+    /// `name=value` at a call (fields `name`, `value`).
+    pub keyword_argument: &'static str,
+    /// Parameters that take a name and a default (field `name`), and a name with a type.
+    pub defaulted: &'static [&'static str],
+    pub typed: &'static str,
+    /// Arguments (`*a`, `**k`) and parameters (`*`, `*a`, `/`, `**k`) that make positions or
+    /// names unknowable: a function or call with one is left alone, except that parameters
+    /// after a `*` or `*a` are keyword-only.
+    pub splat_arguments: &'static [&'static str],
+    pub keyword_only_markers: &'static [&'static str],
+    pub other_markers: &'static [&'static str],
 }
 
 impl RewriteTable {
@@ -224,6 +257,7 @@ impl RewriteTable {
         layout: Layout::Keep,
         bulk_between_rounds: false,
         faithful_grammar: true,
+        keyword_params: None,
     };
 
     /// Every node kind the table names (for the check that each is a kind of its grammar).
@@ -270,10 +304,29 @@ impl RewriteTable {
             self.indented_compounds,
         ];
         let guarded = self.guarded.iter().map(|(k, _)| *k);
+        let keyword: Vec<&'static str> = match &self.keyword_params {
+            Some(k) => [
+                k.definition,
+                k.class,
+                k.decorated,
+                k.attribute,
+                k.arguments,
+                k.keyword_argument,
+                k.typed,
+            ]
+            .into_iter()
+            .chain(k.defaulted.iter().copied())
+            .chain(k.splat_arguments.iter().copied())
+            .chain(k.keyword_only_markers.iter().copied())
+            .chain(k.other_markers.iter().copied())
+            .collect(),
+            None => Vec::new(),
+        };
         singles
             .into_iter()
             .chain(lists.into_iter().flatten().copied())
             .chain(guarded)
+            .chain(keyword)
             .filter(|k| !k.is_empty())
             .collect()
     }

@@ -12,9 +12,8 @@
 
 use tree_sitter::{Node, Tree};
 
-use super::params::elements;
 use super::pointers::mentions;
-use crate::edits::{Edit, Hunk, Pass, preorder, text};
+use crate::edits::{Edit, Hunk, Pass, elements, preorder, text};
 use crate::lang::table::RewriteTable;
 
 const FIELD_EXPRESSION: &str = "field_expression";

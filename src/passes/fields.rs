@@ -7,8 +7,7 @@ use std::collections::HashMap;
 
 use tree_sitter::{Node, Tree};
 
-use super::params::{elements, remove_nth};
-use crate::edits::{Edit, Hunk, Pass, preorder, text};
+use crate::edits::{Edit, Hunk, Pass, elements, preorder, remove_nth, text};
 use crate::lang::table::RewriteTable;
 
 const STRUCT: &str = "struct_specifier";

@@ -7,8 +7,7 @@ use std::collections::HashMap;
 
 use tree_sitter::{Node, Tree};
 
-use super::params::elements;
-use crate::edits::{Edit, Hunk, Pass, preorder, shrinks, text};
+use crate::edits::{Edit, Hunk, Pass, elements, preorder, shrinks, text};
 use crate::lang::table::RewriteTable;
 
 pub struct InlineReturn;

@@ -13,6 +13,7 @@ pub mod globals;
 pub mod hoist;
 pub mod indent;
 pub mod inline;
+pub mod keywords;
 pub mod layout;
 pub mod locals;
 pub mod merge;

@@ -9,7 +9,9 @@ use std::collections::HashMap;
 
 use tree_sitter::{Node, Tree};
 
-use crate::edits::{Edit, Hunk, Pass, insert_before, preorder, text};
+use super::keywords;
+
+use crate::edits::{Edit, Hunk, Pass, elements, insert_before, preorder, remove_nth, text};
 use crate::lang::table::RewriteTable;
 
 pub struct RemoveParameter;
@@ -24,7 +26,9 @@ impl Pass for RemoveParameter {
     }
 
     fn hunks(&self, tree: &Tree, src: &[u8], t: &RewriteTable) -> Vec<Hunk> {
-        parameter_hunks(tree, src, t, false)
+        let mut hunks = parameter_hunks(tree, src, t, false);
+        hunks.extend(keywords::hunks(tree, src, t));
+        hunks
     }
 
     fn one_at_a_time(&self) -> bool {
@@ -176,27 +180,9 @@ fn is_void(params: Node, src: &[u8]) -> bool {
     e.len() == 1 && text(e[0], src) == b"void"
 }
 
-/// The named elements of a parenthesized, comma-separated list (comments excluded).
-pub fn elements(list: Node) -> Vec<Node> {
-    let mut cursor = list.walk();
-    list.named_children(&mut cursor)
-        .filter(|c| !c.is_extra())
-        .collect()
-}
-
 /// Deletes element `k` with one of its commas.
 fn remove_element(list: Node, k: usize) -> Edit {
     remove_nth(&elements(list), k)
-}
-
-/// Deletes item `k` of a comma-separated run of items with one of its commas.
-pub fn remove_nth(e: &[Node], k: usize) -> Edit {
-    let n = e[k];
-    match (e.get(k + 1), k.checked_sub(1).map(|i| e[i])) {
-        (Some(next), _) => Edit::delete(n.start_byte(), next.start_byte()),
-        (None, Some(prev)) => Edit::delete(prev.end_byte(), n.end_byte()),
-        (None, None) => Edit::delete(n.start_byte(), n.end_byte()),
-    }
 }
 
 #[cfg(test)]
