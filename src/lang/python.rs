@@ -97,7 +97,7 @@ pub const REWRITE: RewriteTable = RewriteTable {
         definition: "function_definition",
         class: "class_definition",
         decorated: "decorated_definition",
-        constructor: "__init__",
+        constructors: &["__init__", "__new__"],
         attribute: "attribute",
         arguments: "argument_list",
         keyword_argument: "keyword_argument",

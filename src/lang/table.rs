@@ -165,8 +165,8 @@ pub struct KeywordParams {
     pub class: &'static str,
     /// A definition wrapped in decorators, whose signature may not be the call's.
     pub decorated: &'static str,
-    /// The method a call of its class runs, with the class's arguments.
-    pub constructor: &'static str,
+    /// The methods a call of their class runs, with the class's arguments.
+    pub constructors: &'static [&'static str],
     /// A callee `o.f`, its `attribute` field the name.
     pub attribute: &'static str,
     /// A call's list of arguments (field `arguments`; not a generator argument `f(x for ..)`).

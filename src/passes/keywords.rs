@@ -5,8 +5,9 @@
 //!
 //! Calls are matched by name: a function's are the calls of its name (`f(..)`, `m.f(..)`), a
 //! method's the calls `o.f(..)` (whose arguments start after the receiver, `self`), and a
-//! class's `__init__`'s the calls of the class (`C(..)`, `m.C(..)`). Left alone: a name defined
-//! twice (two classes' `get`), a decorated definition (the decorator may change the
+//! class's `__init__`'s or `__new__`'s the calls of the class (`C(..)`, `m.C(..)`). Left alone:
+//! a name defined twice (two classes' `get`, a class with both `__new__` and `__init__`, which
+//! take the same arguments), a decorated definition (the decorator may change the
 //! signature), a name some call reaches with `*a` or `**k` (positions and names unknowable),
 //! the receiver, and the methods the interpreter calls itself (`__eq__`, any other `__x__`):
 //! a hunk for them could only fail. A wrong match costs one failed test, never a wrong result.
@@ -53,18 +54,19 @@ pub fn hunks(tree: &Tree, src: &[u8], t: &RewriteTable) -> Vec<Hunk> {
             };
             let name = text(name, src);
             let class = enclosing_class(n, k);
+            let constructor = k.constructors.iter().any(|c| c.as_bytes() == name);
             let key = match class.and_then(|c| c.child_by_field_name(t.name_field)) {
-                Some(c) if name == k.constructor.as_bytes() => text(c, src),
+                Some(c) if constructor => text(c, src),
                 _ => name,
             };
             let decorated = n.parent().is_some_and(|p| p.kind() == k.decorated);
             let dunder = name.len() > 4 && name.starts_with(b"__") && name.ends_with(b"__");
-            if decorated || (dunder && name != k.constructor.as_bytes()) {
+            if decorated || (dunder && !constructor) {
                 blocked.insert(key);
             }
             definitions.entry(key).or_default().push(Definition {
                 params,
-                method: class.is_some() && name != k.constructor.as_bytes(),
+                method: class.is_some() && !constructor,
                 receiver: class.is_some(),
             });
         } else if n.kind() == t.call {
@@ -238,6 +240,20 @@ mod tests {
                 "def f(a, *):\n    pass\nf(1)\n",
             ]
         );
+    }
+
+    #[test]
+    fn new_takes_the_class_arguments_and_a_class_with_new_and_init_is_left_alone() {
+        let src = "class F:\n    def __new__(cls, n, d):\n        raise E(n)\nF(1, 0)\n";
+        assert_eq!(
+            candidates(src),
+            [
+                "class F:\n    def __new__(cls, d):\n        raise E(n)\nF(0)\n",
+                "class F:\n    def __new__(cls, n):\n        raise E(n)\nF(1)\n",
+            ]
+        );
+        let both = "class F:\n    def __new__(cls, n):\n        pass\n    def __init__(self, n):\n        pass\nF(1)\n";
+        assert!(candidates(both).is_empty(), "{:#?}", candidates(both));
     }
 
     #[test]
