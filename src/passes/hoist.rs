@@ -30,9 +30,36 @@ impl Pass for Hoist {
                 let body = dedent(src, block, column);
                 edits.push(Edit::new(n.start_byte(), n.end_byte(), &body));
             }
+            edits.extend(condition_first(n, src, column, t.empty_block));
         }
         edits
     }
+}
+
+/// `if c:` / `while c:` and its first block becomes `c` on a line of its own, then the block
+/// dedented: the condition may be what the test needs (`if d.itervalues: pass` raises as
+/// `d.itervalues` does), which no block of the statement keeps.
+fn condition_first(n: Node, src: &[u8], column: usize, empty: &str) -> Option<Edit> {
+    let condition = n.child_by_field_name("condition")?;
+    let block = n
+        .child_by_field_name("consequence")
+        .or_else(|| n.child_by_field_name("body"))?;
+    let line_start = src[..n.start_byte()]
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .map_or(0, |i| i + 1);
+    let indent = &src[line_start..n.start_byte()];
+    if indent.iter().any(|&c| c != b' ' && c != b'\t') || column != indent.len() {
+        return None;
+    }
+    let mut with = src[condition.byte_range()].to_vec();
+    // an empty block (`pass`) goes with the statement: `if c: pass` is longer as `c` + `pass`
+    if &src[block.byte_range()] != empty.as_bytes() {
+        with.push(b'\n');
+        with.extend_from_slice(indent);
+        with.extend_from_slice(&dedent(src, block, column));
+    }
+    Some(Edit::new(n.start_byte(), n.end_byte(), &with))
 }
 
 /// The blocks of a compound statement: its own (the body first) and its clauses'.
@@ -100,7 +127,26 @@ mod tests {
             [
                 "def f(x):\n    a = 1\n    b = 2\n",
                 "def f(x):\n    c = 3\n",
+                "def f(x):\n    x\n    a = 1\n    b = 2\n",
             ]
+        );
+    }
+
+    #[test]
+    fn a_condition_stays_as_a_statement_before_its_block_and_an_empty_block_goes() {
+        let src = "def f(d):\n    if d.itervalues:\n        pass\n    while g(d):\n        h()\n";
+        let out = outcomes(src);
+        assert!(
+            out.contains(
+                &"def f(d):\n    d.itervalues\n    while g(d):\n        h()\n".to_string()
+            ),
+            "{out:#?}"
+        );
+        assert!(
+            out.contains(
+                &"def f(d):\n    if d.itervalues:\n        pass\n    g(d)\n    h()\n".to_string()
+            ),
+            "{out:#?}"
         );
     }
 
