@@ -79,7 +79,7 @@ fn finer_units(tester: &mut Tester, binary: bool) {
     }
     let len = tester.best.len();
     if len > BYTE_SWEEP_MAX && !tester.stopped() {
-        let segments = Segments::chars(tester.best.clone());
+        let segments = Segments::chars(tester.best.to_vec());
         let units: Vec<Unit> = (0..segments.len() as Unit).collect();
         let mut oracle = SegmentsOracle::new(&segments, tester);
         reduce(
@@ -101,8 +101,8 @@ pub fn try_empty(tester: &mut Tester) {
 
 fn run_ddmin(tester: &mut Tester, unit: UnitKind, done: &mut Reduced) -> Result<()> {
     let segments = match unit {
-        UnitKind::Line => Segments::lines(tester.best.clone()),
-        UnitKind::Char => Segments::chars(tester.best.clone()),
+        UnitKind::Line => Segments::lines(tester.best.to_vec()),
+        UnitKind::Char => Segments::chars(tester.best.to_vec()),
     };
     let units: Vec<Unit> = (0..segments.len() as Unit).collect();
     let mut oracle = SegmentsOracle::new(&segments, tester);
@@ -123,7 +123,7 @@ fn sweep_bytes(tester: &mut Tester) {
     if len <= 1 || len > BYTE_SWEEP_MAX || tester.stopped() {
         return;
     }
-    let segments = Segments::chars(tester.best.clone());
+    let segments = Segments::chars(tester.best.to_vec());
     let units: Vec<Unit> = (0..segments.len() as Unit).collect();
     let mut oracle = SegmentsOracle::new(&segments, tester);
     reduce(units, &mut oracle, &mut Sweep::new());
@@ -136,7 +136,7 @@ fn run_bytes(tester: &mut Tester, done: &mut Reduced) -> Result<()> {
     // the starting point was checked before: its verdict costs no second run (the cache would
     // answer too, but not with --no-cache)
     let mut oracle = |c: &[u8]| {
-        if c == original.as_slice() {
+        if c == &original[..] {
             return Some(Verdict::Interesting);
         }
         (!tester.stopped()).then(|| tester.test(c))
@@ -164,8 +164,8 @@ fn run_tree(
     let cfg = job.cfg;
     let front = job.front.context("a tree algorithm without a front end")?;
     let mut early = match early {
-        Some(early) if early.text() == tester.best => early,
-        _ => EarlyParse::start(front, tester.best.clone()),
+        Some(early) if early.text() == &tester.best[..] => early,
+        _ => EarlyParse::start_listing(front, tester.best.clone(), None),
     };
     let first = early.first()?;
     if first.errors > 0 && job.warn && !cfg.quiet {

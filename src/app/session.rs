@@ -99,12 +99,13 @@ impl Session {
         let mut progress = Progress::new(cfg.quiet, input.len());
         progress.set_jobs(jobs);
         let start = Instant::now();
-        let original: Arc<[u8]> = input.as_slice().into();
+        // one copy of the input: the best starts as the original, and shares its bytes
+        let original: Arc<[u8]> = input.into();
         let mut session = Session {
             tester: Tester::new(
                 pool,
                 Sink::memory(),
-                input,
+                original.clone(),
                 cfg.cache,
                 cfg.max_attempts,
                 progress,
@@ -163,7 +164,7 @@ impl Session {
         // INPUT holds: the smaller result, known interesting
         let best = self.tester.best.clone();
         if let Some(on_disk) = self.tester.sink_mut().settle(&best) {
-            self.tester.best = on_disk;
+            self.tester.best = on_disk.into();
         }
         let rechecked = self.try_empty_and_recheck()?;
         self.tester.progress.finish();

@@ -38,7 +38,7 @@ pub struct Tester {
     /// Verdicts that arrived while waiting for another ticket.
     ready: VecDeque<(Ticket, Option<bool>)>,
     pub stats: Stats,
-    pub best: Vec<u8>,
+    pub best: Arc<[u8]>,
     sink: Sink,
     /// Multi-file runs: the other files around `best`; it keys the cache and stores the best.
     frame: Option<Arc<Frame>>,
@@ -67,7 +67,7 @@ impl Tester {
     pub fn new(
         pool: Pool,
         sink: Sink,
-        original: Vec<u8>,
+        original: impl Into<Arc<[u8]>>,
         cache: bool,
         max_attempts: Option<u64>,
         progress: Progress,
@@ -75,6 +75,7 @@ impl Tester {
     ) -> Tester {
         let mut progress = progress;
         progress.set_verbose(verbose);
+        let original = original.into();
         let stall = Stall::new(&original);
         Tester {
             pool,
@@ -126,7 +127,7 @@ impl Tester {
     pub fn set_frame(&mut self, frame: Arc<Frame>, best: Vec<u8>) {
         self.pool.set_frame(Some(frame.clone()));
         self.frame = Some(frame);
-        self.best = best;
+        self.best = best.into();
         self.stall.restart(&self.best, self.budget.charged());
     }
 
@@ -507,7 +508,7 @@ impl Tester {
 
     /// The new best, on disk at once; a best smaller than any before ends a stall.
     fn set_best(&mut self, candidate: &[u8]) {
-        self.best = candidate.to_vec();
+        self.best = candidate.into();
         self.stall.best(&self.best, self.budget.charged());
         self.store_best();
     }

@@ -86,7 +86,7 @@ impl Driver<'_> {
 
     /// Chunks of lines, halving from the whole text down to `floor(lines)` lines.
     fn sweep_lines(&mut self, floor: impl Fn(usize) -> usize) -> Result<()> {
-        let segments = Segments::lines(self.tester.best.clone());
+        let segments = Segments::lines(self.tester.best.to_vec());
         let floor = floor(segments.len()).max(1);
         let units: Vec<Unit> = (0..segments.len() as Unit).collect();
         let mut oracle = SegmentsOracle::new(&segments, self.tester);
@@ -98,7 +98,7 @@ impl Driver<'_> {
     /// once, else by halves. Deletions keep the line breaks around what they delete, and no
     /// layout but the brace languages' drops them.
     pub(super) fn blank_lines(&mut self) -> Result<()> {
-        let segments = Segments::lines(self.tester.best.clone());
+        let segments = Segments::lines(self.tester.best.to_vec());
         let blank: Vec<Unit> = (0..segments.len() as Unit)
             .filter(|&u| {
                 let (a, b) = segments.spans[u as usize];

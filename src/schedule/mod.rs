@@ -321,7 +321,7 @@ impl<'a> Driver<'a> {
         // the first layout the test accepts (or the best itself, already in that layout); none
         // larger than the input (an input already reduced, laid out otherwise)
         for laid_out in [compact, canonical].into_iter().flatten() {
-            if laid_out == best {
+            if laid_out[..] == best[..] {
                 break;
             }
             if laid_out.len() > self.start_len {
@@ -414,9 +414,9 @@ impl<'a> Driver<'a> {
                     continue;
                 }
                 self.measured(pass.as_ref(), false)?;
-                if self.tester.best != before {
+                if self.tester.best[..] != before[..] {
                     self.measured_deletion()?;
-                    enabled = Some(before);
+                    enabled = Some(before.to_vec());
                 }
                 continue;
             }
@@ -506,7 +506,7 @@ impl<'a> Driver<'a> {
         // of the memory while they run
         drop(tree);
         self.trees.forget();
-        self.keep_closure(src, units, errors);
+        self.keep_closure(src.to_vec(), units, errors);
         Ok(())
     }
 
@@ -515,7 +515,7 @@ impl<'a> Driver<'a> {
         let src = self.tester.best.clone();
         if let Some(units) = sigils::units(&src) {
             let errors = self.filter.errors(&src).unwrap_or(0);
-            self.keep_closure(src, units, errors);
+            self.keep_closure(src.to_vec(), units, errors);
         }
         Ok(())
     }

@@ -93,7 +93,7 @@ impl Driver<'_> {
         if plan.hunks.is_empty() {
             return Ok(());
         }
-        let mut space = EditSpace::new(src.clone());
+        let mut space = EditSpace::new(src.to_vec());
         space.next_layer(&[], plan.hunks.clone());
         let wanted = filtered(
             &self.schedule,

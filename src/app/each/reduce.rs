@@ -106,7 +106,7 @@ pub fn reduce_file(cfg: &Config, check: &Check, input: &Input) -> Result<Reducti
     try_empty(&mut tester);
     let interrupted = || tester_interrupted(&tester);
     let (mut confirmed, mut signature) = (true, Some(input.signature.clone()));
-    if !interrupted() && tester.best != input.bytes {
+    if !interrupted() && tester.best[..] != input.bytes[..] {
         let best = tester.best.clone();
         let outcome = tester.run_script(&best)?;
         confirmed = outcome.interesting || crate::signal::interrupted();
@@ -118,7 +118,7 @@ pub fn reduce_file(cfg: &Config, check: &Check, input: &Input) -> Result<Reducti
     }
     Ok(Reduction {
         interrupted: tester_interrupted(&tester),
-        best: tester.best,
+        best: tester.best.to_vec(),
         signature,
         confirmed,
         tests: tester.stats.tests,

@@ -271,7 +271,7 @@ impl Session {
         };
         let (done, result) = reduce_best(&mut self.tester, &job, None);
         try_empty(&mut self.tester);
-        self.set.members[i].content = Content::File(self.tester.best.clone());
+        self.set.members[i].content = Content::File(self.tester.best.to_vec());
         merge_passes(&mut self.passes, done.passes);
         result
     }
