@@ -165,7 +165,7 @@ fn run_tree(
     let front = job.front.context("a tree algorithm without a front end")?;
     let mut early = match early {
         Some(early) if early.text() == &tester.best[..] => early,
-        _ => EarlyParse::start_listing(front, tester.best.clone(), None),
+        _ => EarlyParse::start(front, tester.best.clone()),
     };
     let first = early.first()?;
     if first.errors > 0 && job.warn && !cfg.quiet {

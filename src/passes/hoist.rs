@@ -49,7 +49,7 @@ fn condition_first(n: Node, src: &[u8], column: usize, empty: &str) -> Option<Ed
         .rposition(|&c| c == b'\n')
         .map_or(0, |i| i + 1);
     let indent = &src[line_start..n.start_byte()];
-    if indent.iter().any(|&c| c != b' ' && c != b'\t') || column != indent.len() {
+    if indent.iter().any(|&c| c != b' ' && c != b'\t') {
         return None;
     }
     let mut with = src[condition.byte_range()].to_vec();

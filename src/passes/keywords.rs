@@ -30,9 +30,11 @@ struct Definition<'t> {
     receiver: bool,
 }
 
-/// One call: its arguments, and whether its callee was `o.f` rather than `f`.
+/// One call: its arguments, how many of them come by position, and whether its callee was
+/// `o.f` rather than `f`.
 struct Call<'t> {
-    args: Node<'t>,
+    args: Vec<Node<'t>>,
+    positional: usize,
     attribute: bool,
 }
 
@@ -84,18 +86,23 @@ pub fn hunks(tree: &Tree, src: &[u8], t: &RewriteTable) -> Vec<Hunk> {
                 },
                 _ => continue,
             };
+            let args_kind = args.kind();
+            let args = elements(args);
             // `f(x for x in xs)` has no list; `f(*a)` and `f(**k)` no knowable positions
-            if args.kind() != k.arguments
-                || elements(args)
-                    .iter()
-                    .any(|a| k.splat_arguments.contains(&a.kind()))
+            if args_kind != k.arguments
+                || args.iter().any(|a| k.splat_arguments.contains(&a.kind()))
             {
                 blocked.insert(name);
             }
-            calls
-                .entry(name)
-                .or_default()
-                .push(Call { args, attribute });
+            let positional = args
+                .iter()
+                .take_while(|a| a.kind() != k.keyword_argument)
+                .count();
+            calls.entry(name).or_default().push(Call {
+                args,
+                positional,
+                attribute,
+            });
         }
     }
     let mut hunks = Vec::new();
@@ -158,20 +165,15 @@ fn parameter_hunks(def: &Definition, calls: &[&Call], src: &[u8], k: &KeywordPar
         let Some(name) = name else { continue };
         let mut hunk = vec![remove_nth(&params, j)];
         for call in calls {
-            let args = elements(call.args);
-            let positional = args
-                .iter()
-                .take_while(|a| a.kind() != k.keyword_argument)
-                .count();
             let by_keyword = || {
-                args.iter().position(|a| {
+                call.args.iter().position(|a| {
                     a.kind() == k.keyword_argument
                         && a.child_by_field_name("name")
                             .is_some_and(|n| text(n, src) == text(name, src))
                 })
             };
-            match at.filter(|&i| i < positional).or_else(by_keyword) {
-                Some(i) => hunk.push(remove_nth(&args, i)),
+            match at.filter(|&i| i < call.positional).or_else(by_keyword) {
+                Some(i) => hunk.push(remove_nth(&call.args, i)),
                 None => continue,
             }
         }
@@ -182,21 +184,12 @@ fn parameter_hunks(def: &Definition, calls: &[&Call], src: &[u8], k: &KeywordPar
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::lang::python;
     use crate::passes::params::RemoveParameter;
-    use crate::passes::tests::{parse_in, shrink_with};
+    use crate::passes::tests::{outcomes_in, parse_in, shrink_with};
 
     fn candidates(src: &str) -> Vec<String> {
-        let tree = parse_in(&python::SPEC, src);
-        hunks(&tree, src.as_bytes(), &python::REWRITE)
-            .iter()
-            .map(|h| {
-                let mut space = crate::edits::EditSpace::new(src.as_bytes().to_vec());
-                space.next_layer(&[], vec![h.clone()]);
-                String::from_utf8(space.render(&[])).unwrap()
-            })
-            .collect()
+        outcomes_in(&python::SPEC, &RemoveParameter, src)
     }
 
     #[test]

@@ -3,7 +3,6 @@ use proptest::prelude::*;
 use super::*;
 use crate::edits::*;
 use crate::engine::{FnOracle, reduce};
-use crate::lang::c::C;
 use crate::policy::Unit;
 use crate::policy::ddmin::Sweep;
 use crate::tree::render::would_glue;
@@ -35,7 +34,12 @@ pub fn apply_all(src: &str, edits: &[Edit]) -> String {
 
 /// The text after each of a pass's hunks on its own (C).
 pub fn outcomes(pass: &dyn Pass, src: &str) -> Vec<String> {
-    pass.hunks(&parse(src), src.as_bytes(), &C)
+    outcomes_in(&crate::lang::c::SPEC, pass, src)
+}
+
+/// [`outcomes`] in the language `spec`, with its rewrite table.
+pub fn outcomes_in(spec: &crate::lang::LangSpec, pass: &dyn Pass, src: &str) -> Vec<String> {
+    pass.hunks(&parse_in(spec, src), src.as_bytes(), spec.rewrite)
         .iter()
         .map(|h| apply_all(src, h))
         .collect()

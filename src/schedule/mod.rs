@@ -506,7 +506,7 @@ impl<'a> Driver<'a> {
         // of the memory while they run
         drop(tree);
         self.trees.forget();
-        self.keep_closure(src.to_vec(), units, errors);
+        self.keep_closure(&src, units, errors);
         Ok(())
     }
 
@@ -515,14 +515,14 @@ impl<'a> Driver<'a> {
         let src = self.tester.best.clone();
         if let Some(units) = sigils::units(&src) {
             let errors = self.filter.errors(&src).unwrap_or(0);
-            self.keep_closure(src.to_vec(), units, errors);
+            self.keep_closure(&src, units, errors);
         }
         Ok(())
     }
 
     /// Runs [`KeepClosure`] over `units` of `src` (the best, with `errors` parse errors).
-    fn keep_closure(&mut self, src: Vec<u8>, units: closure::Units, errors: usize) {
-        let mut space = EditSpace::new(src.clone());
+    fn keep_closure(&mut self, src: &[u8], units: closure::Units, errors: usize) {
+        let mut space = EditSpace::new(src.to_vec());
         let n = units.hunks.len();
         space.next_layer(&[], units.hunks);
         if space.hunks.len() != n || n < 2 {

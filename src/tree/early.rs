@@ -52,7 +52,7 @@ pub struct EarlyParse {
 
 impl EarlyParse {
     /// Starts parsing `text` on a thread (or here, if no thread can be made).
-    pub fn start(front: &Front, text: Vec<u8>) -> EarlyParse {
+    pub fn start(front: &Front, text: impl Into<Arc<[u8]>>) -> EarlyParse {
         Self::start_listing(front, text, None)
     }
 
