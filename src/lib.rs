@@ -13,7 +13,7 @@
 //! - `store`: what a run keeps on disk (result, backup, cache, resume, locks);
 //! - `report`: progress, counters, summary, trace;
 //! - `signature`: failure signatures, from a run's output;
-//! - `exit`, `signal`: exit codes and the interrupt flag.
+//! - `exit`, `signal`, `memory`: exit codes, the interrupt flag, and how the heap is given back.
 
 pub mod app;
 pub mod edits;
@@ -21,6 +21,7 @@ pub mod engine;
 pub mod exec;
 pub mod exit;
 pub mod lang;
+pub mod memory;
 pub mod passes;
 pub mod policy;
 pub mod report;

@@ -5,6 +5,7 @@ use reduce::app::cli::Args;
 
 fn main() -> ExitCode {
     reduce::exec::panic::install_hook();
+    reduce::memory::give_back_large_blocks();
     let result = reduce::app::run(Args::parse());
     reduce::report::trace::flush();
     match result {

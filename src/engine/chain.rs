@@ -15,6 +15,7 @@
 //!
 
 use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::rc::Rc;
 
 #[path = "chain_node.rs"]
 mod node;
@@ -121,11 +122,11 @@ impl<'p> Chain<'p> {
     }
 
     /// A real pass over `config` starts: keep the predicted node if it is this pass.
-    pub fn begin_pass(&mut self, config: &[Unit], policy: &(dyn Policy + 'p)) {
+    pub fn begin_pass(&mut self, config: &Rc<[Unit]>, policy: &(dyn Policy + 'p)) {
         self.live_pos = 0;
-        if self.root.as_ref().is_none_or(|r| r.config != config) {
+        if self.root.as_ref().is_none_or(|r| r.config != *config) {
             let base = (self.width > 1).then(|| policy.fork());
-            self.root = Some(Box::new(PassNode::new(config.to_vec(), base, None)));
+            self.root = Some(Box::new(PassNode::new(config.clone(), base, None)));
         }
         if let Some(root) = self.root.as_mut() {
             root.kind = Some(pass_kind(Some(policy), &mut self.kinds));
@@ -263,11 +264,11 @@ impl<'p> Chain<'p> {
             let cand = &mut node.cands[item.index];
             if cand.hint.is_none() && self.width > 1 {
                 // a pass that cannot fork is hinted as it always was: with no delta
-                let removed: &[Unit] = match node.base.is_some() {
-                    true => &cand.removed,
-                    false => &[],
+                let removed = match node.base.is_some() {
+                    true => cand.removed.units(),
+                    false => Default::default(),
                 };
-                cand.hint = Some(oracle.hint(&node.config, removed));
+                cand.hint = Some(oracle.hint(&node.config, &removed));
             }
             let (ticket, origin, delta) = (cand.ticket, node.origin, cand.delta);
             node.kind
@@ -333,9 +334,8 @@ impl<'p> Chain<'p> {
 
     /// Candidate `k` of the real pass is committed: its success branch becomes the prediction
     /// for the next pass; every test off that branch is cancelled.
-    pub fn commit(&mut self, k: usize, oracle: &mut dyn Oracle) -> (Ticket, Vec<Unit>) {
+    pub fn commit(&mut self, k: usize, oracle: &mut dyn Oracle) -> (Ticket, Rc<[Unit]>) {
         let mut root = self.root.take().expect("a pass is running");
-        let cand = root.candidate(k);
         let ticket = root.cands[k].ticket;
         let next = root
             .branches
@@ -350,6 +350,11 @@ impl<'p> Chain<'p> {
             n.collect_tickets(&mut keep);
         }
         self.retain(&keep, oracle);
+        // the predicted pass already holds the candidate
+        let cand = match &next {
+            Some(n) => n.config.clone(),
+            None => root.candidate(k).into(),
+        };
         self.root = next;
         (ticket, cand)
     }

@@ -2,6 +2,7 @@
 //! candidates pulled so far and what follows each candidate's success or the pass's failure.
 
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 use super::super::odds::{Traits, Twins, delta_key};
 use super::super::{Hint, Ticket, new_ticket};
@@ -37,8 +38,8 @@ impl<'p> Branch<'p> {
 /// the pass's length (issue 38).
 pub(super) struct Cand {
     pub(super) ticket: Ticket,
-    /// What it removes (the policy's delta).
-    pub(super) removed: Vec<Unit>,
+    /// What it removes (the policy's delta), packed.
+    pub(super) removed: Packed,
     /// How many units of the configuration it removes.
     pub(super) count: usize,
     /// What it removes, as a key: the same deletion in another branch (see [`Twins`]).
@@ -49,7 +50,9 @@ pub(super) struct Cand {
 
 /// A pass, real (the root) or hypothetical.
 pub(super) struct PassNode<'p> {
-    pub(super) config: Vec<Unit>,
+    /// Shared with the loop while this is the real pass: a configuration is the size of the
+    /// input, and the loop and its root pass hold the same one.
+    pub(super) config: Rc<[Unit]>,
     /// The policy's state before this pass's `propose`; `None` if the policy cannot fork.
     pub(super) base: Option<Box<dyn Policy + 'p>>,
     /// The ticket whose commit leads here; `None` for the current configuration.
@@ -76,7 +79,7 @@ impl<'p> PassNode<'p> {
     }
 
     pub(super) fn new(
-        config: Vec<Unit>,
+        config: Rc<[Unit]>,
         base: Option<Box<dyn Policy + 'p>>,
         origin: Option<Ticket>,
     ) -> Self {
@@ -91,15 +94,13 @@ impl<'p> PassNode<'p> {
         }
     }
 
-    pub(super) fn push(&mut self, mut delta: Vec<Unit>) {
+    pub(super) fn push(&mut self, delta: Vec<Unit>) {
         assert!(!delta.is_empty(), "a policy proposed an empty delta");
-        // kept for the whole pass: not with the slack of a vector grown by doubling
-        delta.shrink_to_fit();
         let count = removed_count(&self.config, &delta);
         let key = delta_key(&delta);
         self.cands.push(Cand {
             ticket: new_ticket(),
-            removed: delta,
+            removed: Packed::pack(delta),
             count,
             delta: key,
             hint: None,
@@ -108,7 +109,7 @@ impl<'p> PassNode<'p> {
 
     /// The configuration candidate `i` would leave.
     pub(super) fn candidate(&self, i: usize) -> Vec<Unit> {
-        subtract(&self.config, &self.cands[i].removed)
+        subtract(&self.config, &self.cands[i].removed.units())
     }
 
     /// Makes candidate `i` available by replaying the pass on a fork (a hypothetical node).
@@ -163,7 +164,7 @@ impl<'p> PassNode<'p> {
         if !policy.on_reduced(Some(&candidate)) {
             return Branch::End;
         }
-        let next = PassNode::new(candidate, Some(policy), Some(cand.ticket));
+        let next = PassNode::new(candidate.into(), Some(policy), Some(cand.ticket));
         Branch::Pass(Box::new(next))
     }
 
@@ -191,6 +192,44 @@ impl<'p> PassNode<'p> {
             if let Branch::Pass(node) = branch {
                 node.collect_tickets(into);
             }
+        }
+    }
+}
+
+/// A delta as it is kept for the whole pass: as runs of consecutive units when that is smaller.
+/// A pass holds the delta of every candidate it pulled, and a tree node's units are mostly one
+/// run; a list of single units stays a list.
+pub(super) enum Packed {
+    Units(Box<[Unit]>),
+    /// `(first, length)` of each run, in order.
+    Runs(Box<[(Unit, Unit)]>),
+}
+
+impl Packed {
+    pub(super) fn pack(delta: Vec<Unit>) -> Packed {
+        let mut runs: Vec<(Unit, Unit)> = Vec::new();
+        for &u in &delta {
+            if let Some((first, len)) = runs.last_mut()
+                && u.checked_sub(*len) == Some(*first)
+            {
+                *len += 1;
+            } else if 2 * (runs.len() + 1) >= delta.len() {
+                return Packed::Units(delta.into());
+            } else {
+                runs.push((u, 1));
+            }
+        }
+        Packed::Runs(runs.into())
+    }
+
+    /// The delta as the policy proposed it.
+    pub(super) fn units(&self) -> std::borrow::Cow<'_, [Unit]> {
+        match self {
+            Packed::Units(units) => std::borrow::Cow::Borrowed(units),
+            Packed::Runs(runs) => runs
+                .iter()
+                .flat_map(|&(first, len)| first..=first + (len - 1))
+                .collect(),
         }
     }
 }

@@ -278,3 +278,22 @@ fn the_first_candidate_of_a_run_is_bet_to_succeed() {
         "the success branch: {started:?}"
     );
 }
+
+#[test]
+fn a_packed_delta_gives_back_the_units_it_was_given() {
+    use super::node::Packed;
+    // with whether it is kept as runs: only when they take less room than the list
+    let cases: [(&[Unit], bool); 6] = [
+        (&[7], false),
+        (&[0, 1, 2, 3, 4, 5, 6, 7], true),
+        (&[3, 4, 5, 9, 10, 11, 12, 20], true),
+        (&[1, 3, 5, 7, 9], false),
+        (&[1, 2, 5, 6], false),
+        (&[0, 1, 2, Unit::MAX - 1, Unit::MAX], true),
+    ];
+    for (delta, as_runs) in cases {
+        let packed = Packed::pack(delta.to_vec());
+        assert_eq!(&*packed.units(), delta);
+        assert_eq!(matches!(packed, Packed::Runs(_)), as_runs, "{delta:?}");
+    }
+}

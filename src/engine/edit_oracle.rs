@@ -217,7 +217,9 @@ impl<'a> EditOracle<'a> {
             splices: None,
             baseline,
         };
-        let started = self.tester.started_checked(ticket, &self.buf, check);
+        let started = self
+            .tester
+            .started_checked(ticket, std::mem::take(&mut self.buf), check);
         if started == Started::Running {
             self.sent.insert(ticket);
         }
@@ -290,7 +292,7 @@ impl OnTester for EditOracle<'_> {
             self.tester.skip(ticket);
             return Started::Known(known);
         }
-        self.tester.started(ticket, &self.buf)
+        self.tester.started(ticket, std::mem::take(&mut self.buf))
     }
 
     fn show_phase(&mut self, phase: &str) {

@@ -12,6 +12,8 @@ pub mod shuffled;
 pub mod tester;
 pub mod throttle;
 
+use std::rc::Rc;
+
 use crate::policy::{Policy, Unit, Verdict};
 pub use crate::tree::hints::Hint;
 
@@ -137,7 +139,7 @@ impl<F> Observes for FnOracle<F> {}
 /// The returned configuration is the last committed one (or `units` itself), so it is interesting
 /// whenever `units` was. It stops early, with that configuration, when the oracle asks to.
 pub fn reduce(units: Vec<Unit>, oracle: &mut dyn Oracle, policy: &mut dyn Policy) -> Vec<Unit> {
-    let mut config = units;
+    let mut config: Rc<[Unit]> = units.into();
     let mut chain = chain::Chain::new(oracle.width());
     crate::report::trace::event('B', config.len());
     loop {
@@ -146,13 +148,13 @@ pub fn reduce(units: Vec<Unit>, oracle: &mut dyn Oracle, policy: &mut dyn Policy
         if let Some((index, _)) = &reduced {
             policy.accepted(*index);
         }
-        let keep_going = policy.on_reduced(reduced.as_ref().map(|(_, c)| c.as_slice()));
+        let keep_going = policy.on_reduced(reduced.as_ref().map(|(_, c)| &**c));
         if let Some((_, candidate)) = reduced {
             config = candidate;
         }
         if !keep_going || oracle.stop_requested() {
             chain.finish(oracle);
-            return config;
+            return config.to_vec();
         }
     }
 }
@@ -160,11 +162,11 @@ pub fn reduce(units: Vec<Unit>, oracle: &mut dyn Oracle, policy: &mut dyn Policy
 /// One pass: decide the policy's candidates in order; the first interesting one is committed
 /// and returned with its index.
 fn pass<'p>(
-    config: &[Unit],
+    config: &Rc<[Unit]>,
     oracle: &mut dyn Oracle,
     policy: &mut (dyn Policy + 'p),
     chain: &mut chain::Chain<'p>,
-) -> Option<(usize, Vec<Unit>)> {
+) -> Option<(usize, Rc<[Unit]>)> {
     let total = policy.candidates(config);
     chain.begin_pass(config, policy);
     let mut deltas = policy.propose(config);

@@ -63,6 +63,13 @@ pub enum Begin {
     Refused,
 }
 
+/// A candidate's text as [`Tester::begin`] takes it: a worker needs its own copy when a test
+/// starts, and a render buffer given by value goes to it as it is, not copied (a candidate is
+/// the size of the input).
+pub trait Candidate: AsRef<[u8]> + Into<Vec<u8>> {}
+
+impl<T: AsRef<[u8]> + Into<Vec<u8>>> Candidate for T {}
+
 impl Tester {
     pub fn new(
         pool: Pool,
@@ -246,7 +253,7 @@ impl Tester {
     }
 
     /// [`Tester::begin`] in the loop's terms.
-    pub fn started(&mut self, ticket: Ticket, candidate: &[u8]) -> Started {
+    pub fn started(&mut self, ticket: Ticket, candidate: impl Candidate) -> Started {
         match self.begin(ticket, candidate) {
             Begin::Known(v) => Started::Known(Verdict::from_bool(v)),
             Begin::Running => Started::Running,
@@ -262,13 +269,18 @@ impl Tester {
 
     /// Starts judging a candidate whose prefilter question a worker answers first: the cache's
     /// verdict, if any, goes with it and counts only if the candidate passes the check.
-    pub fn started_checked(&mut self, ticket: Ticket, candidate: &[u8], check: Check) -> Started {
+    pub fn started_checked(
+        &mut self,
+        ticket: Ticket,
+        candidate: impl Candidate,
+        check: Check,
+    ) -> Started {
         debug_assert!(!self.budget.limited());
         if self.stopped() {
             self.stop.get_or_insert(Stop::Interrupted);
             return Started::Unknown;
         }
-        let key = self.key(candidate);
+        let key = self.key(candidate.as_ref());
         self.budget.begun(ticket, key);
         let known = self.verdicts.get(key);
         // A known "no" is the verdict whatever the check says (skipped or not, it is not
@@ -283,7 +295,7 @@ impl Tester {
         }
         if !self
             .pool
-            .submit_checked(ticket, candidate.to_vec(), Some((check, known)))
+            .submit_checked(ticket, candidate.into(), Some((check, known)))
         {
             self.error = Some(anyhow::anyhow!("no idle test worker (internal error)"));
             self.stop = Some(Stop::Error);
@@ -296,12 +308,12 @@ impl Tester {
 
     /// Starts judging a candidate under `ticket`: known at once from the cache, running, or
     /// refused (stopping, or the attempt budget is spent: no run could be used).
-    pub fn begin(&mut self, ticket: Ticket, candidate: &[u8]) -> Begin {
+    pub fn begin(&mut self, ticket: Ticket, candidate: impl Candidate) -> Begin {
         if self.stopped() {
             self.stop.get_or_insert(Stop::Interrupted);
             return Begin::Refused;
         }
-        let key = self.key(candidate);
+        let key = self.key(candidate.as_ref());
         self.budget.begun(ticket, key);
         if let Some(hit) = self.verdicts.get(key) {
             self.stats.cache_hits += 1;
@@ -314,7 +326,7 @@ impl Tester {
         if !self.budget.may_start() {
             return Begin::Refused;
         }
-        if !self.pool.submit(ticket, candidate.to_vec()) {
+        if !self.pool.submit(ticket, candidate.into()) {
             self.error = Some(anyhow::anyhow!("no idle test worker (internal error)"));
             self.stop = Some(Stop::Error);
             return Begin::Refused;

@@ -10,9 +10,9 @@ use anyhow::{Context, Result};
 use tree_sitter::{Parser, Tree};
 use xxhash_rust::xxh3::xxh3_64;
 
+use crate::memory::return_freed_memory;
 use crate::tree::early::EarlyParse;
 use crate::tree::front::Front;
-use crate::tree::reparse::return_freed_memory;
 use crate::tree::text;
 use crate::tree::ts::{self, Parsed, parse_tree};
 

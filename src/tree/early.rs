@@ -19,9 +19,9 @@ use anyhow::{Result, anyhow};
 use tree_sitter::Tree;
 
 use super::front::Front;
-use super::reparse::return_freed_memory;
 use super::text;
 use super::ts::{self, Parsed, count_errors, parse_tree};
+use crate::memory::return_freed_memory;
 
 /// What the parse found: the tree-sitter tree (grammar front ends) and the parse errors.
 pub struct First {

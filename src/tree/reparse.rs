@@ -17,18 +17,6 @@ pub fn parse_tree(parser: &mut Parser, src: &[u8]) -> Result<Tree> {
         .context("tree-sitter returned no tree (parser cancelled or no language)")
 }
 
-/// Hands the heap's free pages back to the system. A large file's tree is tens of bytes per
-/// byte of text, parsed on one thread and freed on another: glibc keeps what a tree freed in
-/// that thread's arena, and the resident size would stay at the largest tree's for the rest of
-/// the run. Worth a call after dropping a large tree, not after every small free.
-pub fn return_freed_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: malloc_trim only walks the allocator's own free lists; it takes no pointers
-    unsafe {
-        libc::malloc_trim(0);
-    }
-}
-
 /// ERROR and MISSING nodes in the tree, and where the first one starts.
 pub fn count_errors(tree: &Tree) -> (usize, Option<usize>) {
     let root = tree.root_node();

@@ -24,6 +24,7 @@ const LAYERS: &[&str] = &[
     "signature", // failure signatures from a run's output
     "exit",      // exit codes
     "signal",    // the interrupt flag
+    "memory",    // how the heap is given back to the system
 ];
 
 /// Imports against the order that are allowed, each with why (none today).

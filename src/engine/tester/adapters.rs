@@ -46,7 +46,7 @@ impl OnTester for SegmentsOracle<'_> {
         candidate: &[Unit],
     ) -> Started {
         self.segments.render_into(candidate, &mut self.buf);
-        self.tester.started(ticket, &self.buf)
+        self.tester.started(ticket, std::mem::take(&mut self.buf))
     }
 
     fn test_candidate(&mut self, candidate: &[Unit]) -> Verdict {
@@ -171,7 +171,9 @@ impl<'a> TreeOracle<'a> {
             splices: Some(self.splices.clone()),
             baseline,
         };
-        let started = self.tester.started_checked(ticket, &self.buf, check);
+        let started = self
+            .tester
+            .started_checked(ticket, std::mem::take(&mut self.buf), check);
         if started == Started::Running {
             self.sent.insert(ticket);
         }
@@ -241,7 +243,7 @@ impl OnTester for TreeOracle<'_> {
             self.tester.prune(ticket);
             return Started::Known(known);
         }
-        self.tester.started(ticket, &self.buf)
+        self.tester.started(ticket, std::mem::take(&mut self.buf))
     }
 
     fn test_candidate(&mut self, candidate: &[Unit]) -> Verdict {
