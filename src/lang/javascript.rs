@@ -90,8 +90,13 @@ pub const REWRITE: RewriteTable = RewriteTable {
         "class_declaration",
     ],
     declarators: &["variable_declarator"],
-    // an export table `{f: f, g}` names every function of a library
-    reference_elements: &["pair", "shorthand_property_identifier"],
+    // an export table `{f: f, g}`, or statements `lib.f = f;`, name every function of a
+    // library
+    reference_elements: &[
+        "pair",
+        "shorthand_property_identifier",
+        "expression_statement",
+    ],
     bulk_between_rounds: true,
     string_literals: &["string", "template_string"],
     comment: "comment",

@@ -75,9 +75,10 @@ pub struct RewriteTable {
     /// Children of an item that each declare the name of their `name` field (JavaScript's
     /// `var a = 1, b;`, whose declarators sit in no field).
     pub declarators: &'static [&'static str],
-    /// List elements that may go together with the declaration they name when every other use
-    /// of its names is in such an element (an export table's `f: f`): the unreferenced pass
-    /// deletes the declaration with them, which no deletion of either alone can.
+    /// List elements (or statements) that may go together with the declaration they name when
+    /// every other use of its names is in such an element (an export table's `f: f`, a
+    /// statement `lib.f = f;`): the unreferenced pass deletes the declaration with them, which
+    /// no deletion of either alone can.
     pub reference_elements: &'static [&'static str],
     pub tagged_types: &'static [&'static str],
     /// `(e)`, `c ? a : b`, `return e;`, a block, a parameter list, an initialized declarator.

@@ -1,8 +1,9 @@
 //! Declarations that go together with the places that name them: an export table `{f: f, g}`
-//! names every function of a library, so neither the functions nor the table's entries can go
-//! alone. For tables that name *reference elements* (JavaScript's object entries): a
-//! declaration whose every other use sits in one goes in one hunk with them, and each entry of
-//! a large export table is a hunk of its own. Both are listed by the unreferenced pass.
+//! or a run of statements `lib.f = f;` names every function of a library, so neither the
+//! functions nor the table's entries can go alone. For tables that name *reference elements*
+//! (JavaScript's object entries and expression statements): a declaration whose every other
+//! use sits in one goes in one hunk with them, and each entry of a large export table is a hunk
+//! of its own. Both are listed by the unreferenced pass.
 
 use std::collections::{HashMap, HashSet};
 
@@ -11,7 +12,8 @@ use tree_sitter::Node;
 use crate::edits::{Edit, text};
 use crate::lang::table::RewriteTable;
 
-/// How far above a use its reference element may be (`f: f`, `f: a.f`, `f: g(f)`).
+/// How far above a use its reference element may be (`f: f`, `f: a.f`, `f: g(f)`,
+/// `lib.f = f;`).
 const ELEMENT_DEPTH: usize = 3;
 
 /// When every use of `declared` outside `item` (`at`: the name nodes that use each name) sits
@@ -22,6 +24,7 @@ pub(super) fn with_users(
     item: Node,
     declared: &[&[u8]],
     at: &HashMap<&[u8], Vec<Node>>,
+    src: &[u8],
     t: &RewriteTable,
 ) -> Option<Vec<Edit>> {
     if declared.is_empty() || at.is_empty() {
@@ -48,16 +51,29 @@ pub(super) fn with_users(
     if elements.is_empty() {
         return None;
     }
-    Some(elements.into_iter().map(element_deletion).collect())
+    Some(
+        elements
+            .into_iter()
+            .map(|e| element_deletion(e, src, t))
+            .collect(),
+    )
 }
 
 /// An element's deletion, with the comma after it (a trailing comma is left: JavaScript and
-/// Lua accept one).
-fn element_deletion(e: Node) -> Edit {
+/// Lua accept one); a statement (an element of an item list) with its line when it has one
+/// of its own.
+fn element_deletion(e: Node, src: &[u8], t: &RewriteTable) -> Edit {
     match e.next_sibling() {
         Some(comma) if comma.kind() == "," => Edit::delete(e.start_byte(), comma.end_byte()),
+        _ if e.parent().is_some_and(|p| t.item_lists.contains(&p.kind())) => {
+            Edit::delete_lines(src, e.start_byte(), e.end_byte())
+        }
         _ => Edit::delete(e.start_byte(), e.end_byte()),
     }
+}
+
+fn last_child(n: Node) -> Option<Node> {
+    n.named_child((n.named_child_count() as u32).saturating_sub(1))
 }
 
 /// A list with at least this many reference elements that each name a declared item is an
@@ -76,12 +92,13 @@ pub(super) fn export_entries<'s>(
     if t.reference_elements.is_empty() {
         return Vec::new();
     }
+    // the value is the entry itself (`{f}`), its last child (`f: f`), or that child's last
+    // child (`lib.f = f;`)
     let names_an_item = |e: &Node| {
-        let value = match t.names.contains(&e.kind()) {
-            true => Some(*e),
-            false => e.named_child((e.named_child_count() as u32).saturating_sub(1)),
-        };
-        value.is_some_and(|v| t.names.contains(&v.kind()) && declared.contains(text(v, src)))
+        std::iter::successors(Some(*e), |n| last_child(*n))
+            .take(3)
+            .find(|v| t.names.contains(&v.kind()))
+            .is_some_and(|v| declared.contains(text(v, src)))
     };
     let mut out = Vec::new();
     for n in nodes
@@ -97,7 +114,7 @@ pub(super) fn export_entries<'s>(
             out.extend(
                 entries
                     .into_iter()
-                    .map(|e| (element_deletion(e), Vec::new())),
+                    .map(|e| (element_deletion(e, src, t), Vec::new())),
             );
         }
     }
@@ -156,6 +173,49 @@ mod tests {
         assert_eq!(outcomes.len(), 3, "{outcomes:?}");
     }
 
+    /// A library that exports by statements (`lib.f = f;`, lodash's way): a function goes
+    /// with the statements that use it, lines and all, and eight such statements are each a
+    /// hunk too.
+    #[test]
+    fn javascript_functions_go_with_the_statements_that_export_them() {
+        let names = ["a", "b", "c", "d", "e", "f", "g", "h"];
+        let mut src = String::from("(function () {\n  var lib = {};\n");
+        for f in names {
+            src.push_str(&format!("  function {f}() {{ return 1; }}\n"));
+        }
+        for f in names {
+            src.push_str(&format!("  lib.{f} = {f};\n"));
+        }
+        src.push_str("  lib.a();\n  module.exports = lib;\n})();\n");
+        let js = &crate::lang::javascript::SPEC;
+        let tree = parse_in(js, &src);
+        let outcomes: Vec<String> = Unreferenced
+            .hunks(&tree, src.as_bytes(), js.rewrite)
+            .iter()
+            .map(|h| apply_all(&src, h))
+            .collect();
+        let has = |o: String| outcomes.contains(&o);
+        let line = |f: &str| format!("  function {f}() {{ return 1; }}\n");
+        let statement = |f: &str| format!("  lib.{f} = {f};\n");
+        // `h` goes with its statement, whole lines
+        assert!(
+            has(src.replace(&line("h"), "").replace(&statement("h"), "")),
+            "{outcomes:?}"
+        );
+        // `a` with its statement and the call (its every use is a statement)
+        let a = src.replace(&line("a"), "").replace(&statement("a"), "");
+        assert!(has(a.replace("  lib.a();\n", "")), "{outcomes:?}");
+        // and each statement alone
+        assert!(has(src.replace(&statement("c"), "")), "{outcomes:?}");
+        // 8 functions, `lib` with every statement that uses it, and 9 statements alone (the
+        // 8 and `module.exports = lib;`)
+        assert!(
+            has(src.replace("  module.exports = lib;\n", "")),
+            "{outcomes:?}"
+        );
+        assert_eq!(outcomes.len(), 8 + 1 + 9, "{outcomes:?}");
+    }
+
     /// Eight entries that name functions make an export table: each entry is a hunk of its own
     /// (besides the hunks of the functions nobody else calls); seven do not.
     #[test]
@@ -174,18 +234,28 @@ mod tests {
             src
         };
         let eight = squashed_outcomes(&program(8));
-        // `a` and `b` are also used by the call: only their entries go, alone
+        // each entry alone
         assert!(
-            eight.iter().any(|o| o.contains("varall={b:b,c:c,")),
+            eight
+                .iter()
+                .any(|o| o.contains("functiona") && o.contains("varall={b:b,c:c,")),
+            "{eight:?}"
+        );
+        // `a` and `b` are also used by the call statement: they go with it and their entries,
+        // and `all` goes with the call
+        assert!(
+            eight.iter().any(|o| !o.contains("functiona")
+                && o.ends_with("varall={b:b,c:c,d:d,e:e,f:f,g:g,h:h};")),
             "{eight:?}"
         );
         assert!(
-            eight.iter().any(|o| o.contains("varall={a:a,c:c,")),
+            eight.iter().any(|o| o.ends_with("functionh(){returnx();}")),
             "{eight:?}"
         );
-        // 6 functions with their entries, and 8 entries alone
-        assert_eq!(eight.len(), 14, "{eight:?}");
+        // 8 functions with their entries (and the call, for `a` and `b`), `all` with the
+        // call, and 8 entries alone
+        assert_eq!(eight.len(), 17, "{eight:?}");
         let seven = squashed_outcomes(&program(7));
-        assert_eq!(seven.len(), 5, "{seven:?}");
+        assert_eq!(seven.len(), 8, "{seven:?}");
     }
 }

@@ -50,7 +50,7 @@ fn candidates<'s>(tree: &Tree, src: &'s [u8], t: &RewriteTable) -> Vec<(Edit, Ve
         let deletion = Edit::delete_lines(src, item.start_byte(), item.end_byte());
         if uses.unreferenced(item, &declared, src, t) {
             out.push((deletion, declared));
-        } else if let Some(elements) = with_users(item, &declared, &uses.at, t) {
+        } else if let Some(elements) = with_users(item, &declared, &uses.at, src, t) {
             // one hunk by their shared names (see `group_by_names`)
             out.push((deletion, declared.clone()));
             out.extend(elements.into_iter().map(|e| (e, declared.clone())));
@@ -443,8 +443,7 @@ mod tests {
     #[test]
     fn javascript_locals_nobody_reads_are_unreferenced() {
         let js = &crate::lang::javascript::SPEC;
-        let src =
-            "function f(x) {\n  var unused = x + 1;\n  let kept = 2;\n  return kept;\n}\nf(1);\n";
+        let src = "function f(x) {\n  var unused = x + 1;\n  let kept = 2;\n  return kept;\n}\nif (f(1)) {}\n";
         let tree = crate::passes::tests::parse_in(js, src);
         let out = apply_all(src, &Unreferenced.edits(&tree, src.as_bytes(), js.rewrite));
         assert!(
