@@ -72,6 +72,7 @@ fn element_deletion(e: Node, src: &[u8], t: &RewriteTable) -> Edit {
     }
 }
 
+/// A node's last named child.
 fn last_child(n: Node) -> Option<Node> {
     n.named_child((n.named_child_count() as u32).saturating_sub(1))
 }
