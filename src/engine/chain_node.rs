@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use super::super::odds::{Traits, Twins, delta_key};
 use super::super::{Hint, Ticket, new_ticket};
-use crate::policy::{Policy, Unit, subtract};
+use crate::policy::{Policy, Unit, subtract_sorted};
 
 /// A success branch is not built past this index of a pass (replaying further costs too much).
 pub(super) const MAX_BRANCH_INDEX: usize = 4096;
@@ -109,7 +109,8 @@ impl<'p> PassNode<'p> {
 
     /// The configuration candidate `i` would leave.
     pub(super) fn candidate(&self, i: usize) -> Vec<Unit> {
-        subtract(&self.config, &self.cands[i].removed.units())
+        let cand = &self.cands[i];
+        subtract_sorted(&self.config, cand.count, cand.removed.iter())
     }
 
     /// Makes candidate `i` available by replaying the pass on a fork (a hypothetical node).
@@ -222,19 +223,28 @@ impl Packed {
         Packed::Runs(runs.into())
     }
 
+    /// The delta's units, in order.
+    pub(super) fn iter(&self) -> impl Iterator<Item = Unit> + '_ {
+        let (units, runs): (&[Unit], &[(Unit, Unit)]) = match self {
+            Packed::Units(units) => (units, &[]),
+            Packed::Runs(runs) => (&[], runs),
+        };
+        let spans = runs
+            .iter()
+            .flat_map(|&(first, len)| first..=first + (len - 1));
+        units.iter().copied().chain(spans)
+    }
+
     /// The delta as the policy proposed it.
     pub(super) fn units(&self) -> std::borrow::Cow<'_, [Unit]> {
         match self {
             Packed::Units(units) => std::borrow::Cow::Borrowed(units),
-            Packed::Runs(runs) => runs
-                .iter()
-                .flat_map(|&(first, len)| first..=first + (len - 1))
-                .collect(),
+            Packed::Runs(_) => self.iter().collect(),
         }
     }
 }
 
-/// How many units of the sorted `config` the sorted `delta` removes (what [`subtract`] drops).
+/// How many units of the sorted `config` the sorted `delta` removes (what [`crate::policy::subtract`] drops).
 fn removed_count(config: &[Unit], delta: &[Unit]) -> usize {
     let mut count = 0;
     let mut last = None;

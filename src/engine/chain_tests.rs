@@ -294,6 +294,7 @@ fn a_packed_delta_gives_back_the_units_it_was_given() {
     for (delta, as_runs) in cases {
         let packed = Packed::pack(delta.to_vec());
         assert_eq!(&*packed.units(), delta);
+        assert_eq!(packed.iter().collect::<Vec<_>>(), delta);
         assert_eq!(matches!(packed, Packed::Runs(_)), as_runs, "{delta:?}");
     }
 }

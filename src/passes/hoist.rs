@@ -44,11 +44,8 @@ fn condition_first(n: Node, src: &[u8], column: usize, empty: &str) -> Option<Ed
     let block = n
         .child_by_field_name("consequence")
         .or_else(|| n.child_by_field_name("body"))?;
-    let line_start = src[..n.start_byte()]
-        .iter()
-        .rposition(|&c| c == b'\n')
-        .map_or(0, |i| i + 1);
-    let indent = &src[line_start..n.start_byte()];
+    // tree-sitter's columns count bytes: the statement's line up to it
+    let indent = &src[n.start_byte() - column..n.start_byte()];
     if indent.iter().any(|&c| c != b' ' && c != b'\t') {
         return None;
     }

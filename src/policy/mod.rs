@@ -113,13 +113,22 @@ pub fn intersect(a: &[Unit], b: &[Unit]) -> Vec<Unit> {
 
 /// `config - delta` for sorted slices (delta a subset of config), in one merge.
 pub fn subtract(config: &[Unit], delta: &[Unit]) -> Vec<Unit> {
-    let mut out = Vec::with_capacity(config.len().saturating_sub(delta.len()));
-    let mut d = delta.iter().peekable();
+    subtract_sorted(config, delta.len(), delta.iter().copied())
+}
+
+/// [`subtract`] with the delta as a sorted iterator of its `len` units.
+pub fn subtract_sorted(
+    config: &[Unit],
+    len: usize,
+    delta: impl Iterator<Item = Unit>,
+) -> Vec<Unit> {
+    let mut out = Vec::with_capacity(config.len().saturating_sub(len));
+    let mut d = delta.peekable();
     for &u in config {
-        while d.peek().is_some_and(|&&x| x < u) {
+        while d.peek().is_some_and(|&x| x < u) {
             d.next();
         }
-        if d.peek() == Some(&&u) {
+        if d.peek() == Some(&u) {
             d.next();
         } else {
             out.push(u);

@@ -399,7 +399,7 @@ impl<'a> Driver<'a> {
         let passes = tables.get(which);
         let start = self.tester.best.len();
         self.cycle_start = start;
-        let mut enabled: Option<Vec<u8>> = None;
+        let mut enabled: Option<std::sync::Arc<[u8]>> = None;
         let mut i = 0;
         while i < passes.len() {
             let pass = &passes[i];
@@ -416,7 +416,7 @@ impl<'a> Driver<'a> {
                 self.measured(pass.as_ref(), false)?;
                 if self.tester.best[..] != before[..] {
                     self.measured_deletion()?;
-                    enabled = Some(before.to_vec());
+                    enabled = Some(before);
                 }
                 continue;
             }
