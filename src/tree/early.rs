@@ -8,7 +8,8 @@
 //!
 //! A [`Listing`] given at the start runs on the thread too, on the tree before it is handed
 //! over: the first call's edits (its name analysis takes tens of milliseconds on a 100 KB file,
-//! seconds on a large one), which would otherwise start only after the check.
+//! seconds on a large one), which would otherwise start only after the check. The tokens are
+//! then counted beside the listing, so that the thread holds no tree once it has handed one over.
 
 use std::any::Any;
 use std::sync::Arc;
@@ -33,6 +34,9 @@ pub struct First {
     pub built: Option<Parsed>,
     /// What the [`Listing`] made of the tree, if there was one.
     pub listed: Option<Box<dyn Any + Send>>,
+    /// The tokens, if they were counted before the handover (beside a listing): the thread
+    /// then holds no tree while the first pass runs.
+    pub counted: Option<usize>,
 }
 
 /// Work on the first tree that the run will need first, done on the parse's thread: a
@@ -141,14 +145,30 @@ fn parse_and_count(
             let mut parser = ts::new_parser(g)?;
             let tree = parse_tree(&mut parser, text)?;
             let (errors, first_error) = count_errors(&tree);
+            // with a listing, the count runs beside it (on a copy, as tree-sitter asks of a
+            // tree used on two threads) and is done when the tree is handed over: counted after
+            // the handover, this thread's copy lived on while the first pass's tests ran and
+            // the next pass parsed, two trees of a large file at once
+            let (listed, count) = match listing {
+                Some(list) => std::thread::scope(|s| {
+                    let copy = tree.clone();
+                    let counter = std::thread::Builder::new()
+                        .name("first-count".into())
+                        .spawn_scoped(s, move || ts::count_tokens(g, &copy));
+                    let listed = list(&tree, text);
+                    (Some(listed), counter.ok().and_then(|c| c.join().ok()))
+                }),
+                None => (None, None),
+            };
             parsed(First {
                 errors,
                 first_error,
-                listed: listing.map(|list| list(&tree, text)),
+                listed,
                 tree: Some(tree.clone()),
                 built: None,
+                counted: count,
             });
-            let count = ts::count_tokens(g, &tree);
+            let count = count.unwrap_or_else(|| ts::count_tokens(g, &tree));
             // the driver may have dropped its copy while this one was counting: the last
             // holder of a large tree gives its memory back
             drop(tree);
@@ -164,6 +184,7 @@ fn parse_and_count(
                 tree: None,
                 built: Some(built),
                 listed: None,
+                counted: Some(tokens),
             });
             Ok(tokens)
         }
@@ -206,6 +227,12 @@ mod tests {
         assert_eq!(early.listed::<String>(), None);
         assert_eq!(early.listed::<(usize, usize)>(), Some((2, C.len())));
         assert_eq!(early.listed::<(usize, usize)>(), None, "taken");
+        let here = front.builder().unwrap().build(C).unwrap();
+        assert_eq!(
+            early.first().unwrap().counted,
+            Some(here.tokens.len()),
+            "counted beside the listing, before the handover"
+        );
         assert!(
             early.first().unwrap().tree.is_some(),
             "the tree is still handed over"
@@ -213,6 +240,9 @@ mod tests {
         // without a listing: nothing listed
         let mut plain = EarlyParse::start(&front, C.to_vec());
         assert_eq!(plain.listed::<(usize, usize)>(), None);
+        // without one, the tree is handed over first and counted after
+        assert_eq!(plain.first().unwrap().counted, None);
+        assert_eq!(plain.tokens().unwrap(), here.tokens.len());
     }
 
     #[test]
