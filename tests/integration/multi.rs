@@ -276,6 +276,43 @@ fn delete_files_removes_the_files_the_test_does_not_need() {
     assert_eq!(env.read("e/more.txt"), b"");
 }
 
+/// The tests a run made, from its `--stats-json` record.
+fn tests_run(env: &TestEnv, stats: &str) -> u64 {
+    let stats: serde_json::Value = serde_json::from_slice(&env.read(stats)).unwrap();
+    stats["tests"].as_u64().expect("a test count")
+}
+
+#[test]
+fn a_file_the_test_does_not_read_costs_one_test_and_a_settled_file_is_not_reduced_again() {
+    let env = TestEnv::new();
+    let noise: String = (0..60)
+        .map(|i| format!("static int helper{i}(int x) {{ return x * {i} + 1; }}\n"))
+        .collect();
+    env.write("d/keep.txt", lines_with(30, 11, "needle"));
+    env.write(
+        "d/noise.c",
+        format!("{noise}int main(void) {{ return helper3(1); }}\n"),
+    );
+    env.write("one/keep.txt", lines_with(30, 11, "needle"));
+    env.script("t.sh", "grep -q needle keep.txt");
+    let common = ["-j1", "-q", "--temp-dir", ".", "--no-persistent-cache"];
+    let run = |out: &str, stats: &str, input: &str| {
+        let mut args = common.to_vec();
+        args.extend(["--stats-json", stats, "--test", "./t.sh", "-o", out, input]);
+        env.run(args).expect_code(0);
+    };
+    run("alone.txt", "alone.json", "one/keep.txt");
+    run("set", "set.json", "d");
+    assert_eq!(env.read("set/keep.txt"), env.read("alone.txt"));
+    assert_eq!(env.read("set/noise.c"), b"");
+    // the noise goes in one test before keep.txt is reduced, which is then reduced as it
+    // would be alone; the second round finds both files as their visits left them
+    assert_eq!(
+        tests_run(&env, "set.json"),
+        tests_run(&env, "alone.json") + 1
+    );
+}
+
 #[test]
 fn a_killed_or_interrupted_run_leaves_a_set_the_test_accepted() {
     let env = TestEnv::new();

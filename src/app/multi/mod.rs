@@ -1,10 +1,12 @@
 //! Many files at once: `reduce --test t.sh a.c b.h` or `reduce --test t.sh DIR/`.
 //!
 //! Every candidate directory holds the whole set in its relative layout and the test runs
-//! there. The files are reduced one at a time, largest first, round-robin until a whole round
-//! changes nothing: each file with the same machinery as a one-file run
-//! ([`crate::app::reduction::reduce_best`]), through a [`frame::Frame`] that writes the other files
-//! unchanged around each candidate. Each new best changes one file, replaced atomically (or
+//! there. Each file is first tried empty (the files the test does not read go before anything
+//! is reduced); then the files are reduced one at a time, largest first, round-robin until a
+//! whole round changes nothing (a file whose set is as its last visit left it is skipped):
+//! each file with the same machinery as a one-file run
+//! ([`crate::app::reduction::reduce_best`]), through a [`frame::Frame`] that writes the other
+//! files unchanged around each candidate. Each new best changes one file, replaced atomically (or
 //! removed, with `--delete-files`), so the set on disk is always one the test accepted.
 //!
 //! `set` reads the input, `store` saves the originals and fills `-o DIR`, `session` runs the

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::Result;
+use xxhash_rust::xxh3::Xxh3;
 
 use super::set::{FileSet, Shape};
 use super::store::StorePlan;
@@ -50,6 +51,9 @@ pub struct Session {
     rounds: u32,
     completion: String,
     passes: Vec<PassStats>,
+    /// Per file, the set as it was when the file's last visit ended: a file whose set has not
+    /// changed since is at its own fixpoint, and the next round does not visit it again.
+    settled: Vec<Option<u128>>,
 }
 
 impl Session {
@@ -103,6 +107,7 @@ impl Session {
             rounds: 0,
             completion: String::new(),
             passes: Vec::new(),
+            settled: Vec::new(),
         };
         session.check_original()?;
         session.backup = plan.open(&session.set)?;
@@ -208,8 +213,17 @@ impl Session {
         Ok(())
     }
 
-    /// Rounds over the files, largest first, until a whole round changes nothing.
+    /// Rounds over the files, largest first, until a whole round changes nothing; first, each
+    /// file without its content, one test each: the files the test does not read go before any
+    /// file is reduced, so every reduction sees them gone and the next round has nothing of
+    /// theirs to revisit.
     fn reduce(&mut self) -> Result<()> {
+        for i in self.visiting_order() {
+            if self.tester.stopped() {
+                return Ok(());
+            }
+            self.remove(i);
+        }
         loop {
             self.rounds += 1;
             let before = self.footprint();
@@ -242,20 +256,49 @@ impl Session {
         order
     }
 
+    /// Tries the set without file `i` (with `--delete-files`), else with `i` empty.
+    fn remove(&mut self, i: usize) {
+        if self.cfg.delete_files && self.try_absent(i) {
+            return;
+        }
+        if let Content::File(bytes) = self.set.members[i].content.clone()
+            && !bytes.is_empty()
+        {
+            self.tester.set_frame(self.frame(i, false), bytes);
+            try_empty(&mut self.tester);
+            if self.tester.best.is_empty() {
+                self.set.members[i].content = Content::File(Vec::new());
+            }
+        }
+    }
+
+    /// Tries the set without file `i`; true if the test took it (the file is gone).
+    fn try_absent(&mut self, i: usize) -> bool {
+        let Content::File(bytes) = self.set.members[i].content.clone() else {
+            return true;
+        };
+        self.tester.set_frame(self.frame(i, true), bytes);
+        if self.tester.verdict(b"") != Verdict::Interesting {
+            return false;
+        }
+        self.tester.replace_best(b"");
+        self.set.members[i].content = Content::Gone;
+        true
+    }
+
     /// Reduces file `i` in its frame: first (with `--delete-files`) without it at all, then
     /// with its own algorithm, then empty.
     fn visit(&mut self, i: usize) -> Result<()> {
+        self.settled.resize(self.set.members.len(), None);
+        if self.settled[i] == Some(self.digest()) {
+            return Ok(());
+        }
+        if self.cfg.delete_files && self.try_absent(i) {
+            return Ok(());
+        }
         let Content::File(bytes) = self.set.members[i].content.clone() else {
             return Ok(());
         };
-        if self.cfg.delete_files {
-            self.tester.set_frame(self.frame(i, true), bytes.clone());
-            if self.tester.verdict(b"") == Verdict::Interesting {
-                self.tester.replace_best(b"");
-                self.set.members[i].content = Content::Gone;
-                return Ok(());
-            }
-        }
         self.tester.set_frame(self.frame(i, false), bytes);
         let plan = self.plans[i].as_ref().map(|p| (p.algo, p.front.as_ref()));
         let Some((algo, front)) = plan else {
@@ -273,7 +316,25 @@ impl Session {
         try_empty(&mut self.tester);
         self.set.members[i].content = Content::File(self.tester.best.to_vec());
         merge_passes(&mut self.passes, done.passes);
+        if result.is_ok() && !self.tester.stopped() {
+            self.settled[i] = Some(self.digest());
+        }
         result
+    }
+
+    /// The whole set's contents, hashed.
+    fn digest(&self) -> u128 {
+        let mut h = Xxh3::new();
+        for m in &self.set.members {
+            let bytes: &[u8] = match &m.content {
+                Content::File(b) => b,
+                _ => b"",
+            };
+            h.update(&[matches!(m.content, Content::File(_)) as u8]);
+            h.update(&(bytes.len() as u64).to_le_bytes());
+            h.update(bytes);
+        }
+        h.digest128()
     }
 
     pub fn finish(mut self) -> Result<ExitCode> {
