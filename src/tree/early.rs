@@ -120,9 +120,13 @@ impl EarlyParse {
         }
     }
 
-    /// The tokens of the text's arena, waited for.
+    /// The tokens of the text's arena, waited for (counted before the handover: at once).
     pub fn tokens(&mut self) -> Result<usize> {
-        if let Some(handle) = self.count.take() {
+        if self.tokens.is_none() {
+            self.tokens = self.first.as_ref().and_then(|f| f.counted);
+        }
+        // counted already: the thread is ending, and is not waited for
+        if let Some(handle) = self.count.take().filter(|_| self.tokens.is_none()) {
             let count = handle
                 .join()
                 .map_err(|_| anyhow!("the first parse's thread panicked"))?;

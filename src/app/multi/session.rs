@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::Result;
-use xxhash_rust::xxh3::Xxh3;
+use xxhash_rust::xxh3::xxh3_128;
 
 use super::set::{FileSet, Shape};
 use super::store::StorePlan;
@@ -51,9 +51,9 @@ pub struct Session {
     rounds: u32,
     completion: String,
     passes: Vec<PassStats>,
-    /// Per file, the set as it was when the file's last visit ended: a file whose set has not
-    /// changed since is at its own fixpoint, and the next round does not visit it again.
-    settled: Vec<Option<u128>>,
+    /// Per file, its frame's digest and its own bytes' hash when its last visit ended: a file
+    /// whose set has not changed since is at its own fixpoint, and is not visited again.
+    settled: Vec<Option<(u128, u128)>>,
 }
 
 impl Session {
@@ -85,6 +85,7 @@ impl Session {
             .map(|m| plan_file(&cfg, m))
             .collect::<Result<Vec<_>>>()?;
         let total = set.members.iter().map(|m| size(&m.content)).sum();
+        let members = set.members.len();
         let tester = Tester::new(
             pool,
             Sink::memory(),
@@ -107,7 +108,7 @@ impl Session {
             rounds: 0,
             completion: String::new(),
             passes: Vec::new(),
-            settled: Vec::new(),
+            settled: vec![None; members],
         };
         session.check_original()?;
         session.backup = plan.open(&session.set)?;
@@ -289,17 +290,17 @@ impl Session {
     /// Reduces file `i` in its frame: first (with `--delete-files`) without it at all, then
     /// with its own algorithm, then empty.
     fn visit(&mut self, i: usize) -> Result<()> {
-        self.settled.resize(self.set.members.len(), None);
-        if self.settled[i] == Some(self.digest()) {
+        let Content::File(bytes) = self.set.members[i].content.clone() else {
+            return Ok(());
+        };
+        let frame = self.frame(i, false);
+        if self.settled[i] == Some((frame.digest(), xxh3_128(&bytes))) {
             return Ok(());
         }
         if self.cfg.delete_files && self.try_absent(i) {
             return Ok(());
         }
-        let Content::File(bytes) = self.set.members[i].content.clone() else {
-            return Ok(());
-        };
-        self.tester.set_frame(self.frame(i, false), bytes);
+        self.tester.set_frame(frame.clone(), bytes);
         let plan = self.plans[i].as_ref().map(|p| (p.algo, p.front.as_ref()));
         let Some((algo, front)) = plan else {
             return Ok(());
@@ -316,25 +317,11 @@ impl Session {
         try_empty(&mut self.tester);
         self.set.members[i].content = Content::File(self.tester.best.to_vec());
         merge_passes(&mut self.passes, done.passes);
+        // the other files did not change during the visit: the frame is still the set's
         if result.is_ok() && !self.tester.stopped() {
-            self.settled[i] = Some(self.digest());
+            self.settled[i] = Some((frame.digest(), xxh3_128(&self.tester.best)));
         }
         result
-    }
-
-    /// The whole set's contents, hashed.
-    fn digest(&self) -> u128 {
-        let mut h = Xxh3::new();
-        for m in &self.set.members {
-            let bytes: &[u8] = match &m.content {
-                Content::File(b) => b,
-                _ => b"",
-            };
-            h.update(&[matches!(m.content, Content::File(_)) as u8]);
-            h.update(&(bytes.len() as u64).to_le_bytes());
-            h.update(bytes);
-        }
-        h.digest128()
     }
 
     pub fn finish(mut self) -> Result<ExitCode> {
