@@ -44,14 +44,46 @@ pub fn units(
     split_bodies: bool,
     members: bool,
 ) -> Units {
-    let (items, heads, open) = leaf_items(tree, src, t);
     let mut b = Builder::default();
+    let mut shell = Vec::new();
+    list(&mut b, &mut shell, tree, src, t, split_bodies, members);
+    b.finish(shell)
+}
+
+/// [`units`] of a file whose trees come one piece of whole top-level forms at a time, in order
+/// (see [`crate::tree::pieces`]): one name table for all.
+pub fn units_in_pieces(
+    trees: &mut dyn Iterator<Item = Tree>,
+    src: &[u8],
+    t: &RewriteTable,
+    split_bodies: bool,
+    members: bool,
+) -> Units {
+    let mut b = Builder::default();
+    let mut shell = Vec::new();
+    for tree in trees {
+        list(&mut b, &mut shell, &tree, src, t, split_bodies, members);
+    }
+    b.finish(shell)
+}
+
+/// Adds the units of `tree` to `b`, and the names its shell uses to `shell`.
+fn list<'s>(
+    b: &mut Builder<'s>,
+    shell: &mut Vec<u32>,
+    tree: &Tree,
+    src: &'s [u8],
+    t: &RewriteTable,
+    split_bodies: bool,
+    members: bool,
+) {
+    let (items, heads, open) = leaf_items(tree, src, t);
     let unit_ids: HashSet<usize> = items.iter().map(Node::id).collect();
     for item in items {
         let fixed = heads.contains(&item.id());
         match class_body(item, t).filter(|_| members) {
-            Some(body) => push_class(&mut b, item, body, fixed, split_bodies, src, t),
-            None => push_item(&mut b, item, fixed, split_bodies, members, &[], src, t),
+            Some(body) => push_class(b, item, body, fixed, split_bodies, src, t),
+            None => push_item(b, item, fixed, split_bodies, members, &[], src, t),
         }
     }
     // what stays whatever happens (namespace heads, the parts of parse errors that are no
@@ -59,7 +91,6 @@ pub fn units(
     // run of debris that reads as a whole declaration (`extern template class a<char>;` that
     // tree-sitter-cpp cannot parse) is a unit that declares nothing, so it keeps nothing alive
     let starts: Vec<usize> = b.hunks.iter().map(|h| h[0].start as usize).collect();
-    let mut shell = Vec::new();
     for segment in debris(tree, &unit_ids, &open, &starts) {
         let names = segment
             .tokens
@@ -79,12 +110,6 @@ pub fn units(
             }
             false => shell.extend(used),
         }
-    }
-    b.push_shell(shell);
-    Units {
-        deps: Deps::new(&b.uses, &b.declares, b.ids.len()),
-        hunks: b.hunks,
-        fixed: b.fixed,
     }
 }
 
@@ -261,6 +286,15 @@ impl<'s> Builder<'s> {
             false => used.push(self.intern(name)),
         });
         (used, declared)
+    }
+
+    fn finish(mut self, shell: Vec<u32>) -> Units {
+        self.push_shell(shell);
+        Units {
+            deps: Deps::new(&self.uses, &self.declares, self.ids.len()),
+            hunks: self.hunks,
+            fixed: self.fixed,
+        }
     }
 
     /// The shell: a unit with nothing to delete, fixed.

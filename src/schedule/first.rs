@@ -26,10 +26,22 @@ pub fn first_listing(front: &Front, len: usize, rewrites: bool) -> Option<Listin
     };
     let t = table::for_language(g.name).filter(|_| rewrites)?;
     Some(match len > CLOSURE_MIN_BYTES {
-        true => Box::new(move |tree, src| {
-            Box::new(FirstClosure(closure::units(tree, src, t, false, false)))
-        }),
-        false => Box::new(move |tree, src| Box::new(FirstCascade(cascade(tree, src, t)))),
+        // one name table over every piece: a large file's tree is never whole
+        true => Listing {
+            in_pieces: true,
+            list: Box::new(move |trees, src| {
+                Box::new(FirstClosure(closure::units_in_pieces(
+                    trees, src, t, false, false,
+                )))
+            }),
+        },
+        false => Listing {
+            in_pieces: false,
+            list: Box::new(move |trees, src| {
+                let tree = trees.next().expect("one tree");
+                Box::new(FirstCascade(cascade(&tree, src, t)))
+            }),
+        },
     })
 }
 
@@ -102,6 +114,35 @@ mod tests {
         );
         assert!(trees.listed::<FirstCascade>(C).is_some());
         assert!(trees.listed::<FirstCascade>(C).is_none(), "taken");
+    }
+
+    /// Above [`CLOSURE_MIN_BYTES`] a C file is parsed and listed in pieces: the same units,
+    /// errors and tokens as the whole file's tree, and no tree is handed over.
+    #[test]
+    fn a_large_file_is_listed_in_pieces_as_its_whole_tree_would_be() {
+        use crate::tree::early::PIECE_BYTES;
+        let front = Front::by_name("c").unwrap();
+        let t = table::for_language("c").unwrap();
+        let text = crate::tree::pieces::large_c(2 * PIECE_BYTES + 1000);
+        let listing = first_listing(&front, text.len(), true).unwrap();
+        let mut early = EarlyParse::start_listing(&front, text.clone(), Some(listing));
+        let FirstClosure(listed) = early.listed::<FirstClosure>().expect("the closure's");
+        let tree = parsed(&front, &text);
+        let here = closure::units(&tree, &text, t, false, false);
+        assert_eq!(listed.hunks, here.hunks);
+        assert_eq!(listed.fixed, here.fixed);
+        let whole = front.builder().unwrap().build(&text).unwrap();
+        let first = early.first().unwrap();
+        assert!(first.tree.is_none(), "no tree of the whole file");
+        assert_eq!(
+            (first.errors, first.first_error),
+            (whole.errors, whole.first_error)
+        );
+        assert_eq!(
+            (first.errors, first.first_error.unwrap() > text.len() - 10),
+            (1, true)
+        );
+        assert_eq!(early.tokens().unwrap(), whole.tokens.len());
     }
 
     #[test]

@@ -495,16 +495,35 @@ impl<'a> Driver<'a> {
         let Some(t) = self.rewriter else {
             return Ok(());
         };
-        let tree = self.trees.tree(&src)?;
-        let errors = ts::count_errors(&tree).0;
         let listed = match split_bodies || members {
             true => None,
             false => self.first_closure(&src),
         };
-        let units = listed.unwrap_or_else(|| closure::units(&tree, &src, t, split_bodies, members));
+        // listed on the first parse's thread, a large file was parsed in pieces: its errors
+        // are theirs, and no tree of the whole file is made here
+        let in_pieces = |trees: &mut dyn Iterator<Item = tree_sitter::Tree>| {
+            closure::units_in_pieces(trees, &src, t, split_bodies, members)
+        };
+        let (units, errors) = match listed {
+            Some(units) => (units, self.trees.early_errors().unwrap_or(0)),
+            // a large C or C++ file: no tree of the whole text either (not for split bodies
+            // and members: where the pieces' error recovery differs from the whole tree's,
+            // their units cost more tests, see bench/RESULTS.md)
+            None if src.len() > CLOSURE_MIN_BYTES
+                && !split_bodies
+                && !members
+                && let Some(listed) = self.trees.in_pieces(&src, in_pieces) =>
+            {
+                listed
+            }
+            None => {
+                let tree = self.trees.tree(&src)?;
+                let units = closure::units(&tree, &src, t, split_bodies, members);
+                (units, ts::count_errors(&tree).0)
+            }
+        };
         // the closure's tests need the units, not the tree: on a large file the tree is most
         // of the memory while they run
-        drop(tree);
         self.trees.forget();
         self.keep_closure(&src, units, errors);
         Ok(())

@@ -11,8 +11,9 @@ use tree_sitter::{Parser, Tree};
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::memory::return_freed_memory;
-use crate::tree::early::EarlyParse;
+use crate::tree::early::{EarlyParse, PIECE_BYTES};
 use crate::tree::front::Front;
+use crate::tree::pieces;
 use crate::tree::text;
 use crate::tree::ts::{self, Parsed, parse_tree};
 
@@ -66,6 +67,38 @@ impl<'f> Trees<'f> {
         Ok(tree)
     }
 
+    /// `f` of the trees of `src` cut into pieces of whole top-level forms ([`pieces`]), parsed
+    /// one at a time, and their parse errors; `None` where the grammar is not cut, `src` is one
+    /// piece or its whole tree is at hand. No tree of the whole text is made or kept.
+    pub fn in_pieces<R>(
+        &mut self,
+        src: &[u8],
+        f: impl FnOnce(&mut dyn Iterator<Item = Tree>) -> R,
+    ) -> Option<(R, usize)> {
+        let Front::Grammar(g) = self.front else {
+            return None;
+        };
+        // a tree already made for this text is used whole
+        if !pieces::cuts(g.name) || self.last.as_ref().is_some_and(|(text, _)| text == src) {
+            return None;
+        }
+        let ranges = pieces::pieces(src, PIECE_BYTES);
+        if ranges.len() < 2 {
+            return None;
+        }
+        self.forget();
+        let parser = self.parser.as_mut()?;
+        let mut errors = 0;
+        let mut trees = pieces::parse_pieces(parser, src, ranges)
+            .flatten()
+            .inspect(|tree| errors += ts::count_errors(tree).0);
+        let r = f(&mut trees);
+        trees.for_each(drop);
+        self.parses += 1;
+        return_freed_memory();
+        Some((r, errors))
+    }
+
     /// Drops the last tree (its text's next pass parses again) and returns its memory.
     pub fn forget(&mut self) {
         if self.last.take().is_some() {
@@ -98,9 +131,21 @@ impl<'f> Trees<'f> {
         if let Some(&n) = self.counts.get(&key) {
             return Ok(n);
         }
-        let n = match self.early.as_mut().filter(|e| e.text() == src) {
-            Some(early) => early.tokens()?,
-            None => self.build(src)?.tokens.len(),
+        let front = self.front;
+        let n = match (self.early.as_mut().filter(|e| e.text() == src), front) {
+            (Some(early), _) => early.tokens()?,
+            // counted on the tree-sitter trees, without an arena (a large C or C++ text in
+            // pieces): the count at the end of a run stopped early was its peak
+            (None, Front::Grammar(g)) => {
+                let count = |trees: &mut dyn Iterator<Item = Tree>| -> usize {
+                    trees.map(|tree| ts::count_tokens(g, &tree)).sum()
+                };
+                match self.in_pieces(src, count) {
+                    Some((n, _)) => n,
+                    None => ts::count_tokens(g, &self.tree(src)?),
+                }
+            }
+            (None, Front::Text) => self.build(src)?.tokens.len(),
         };
         self.counts.insert(key, n);
         Ok(n)
@@ -114,6 +159,11 @@ impl<'f> Trees<'f> {
     /// What the first parse's listing made of `src`, if `src` is its text and it made a `T`.
     pub fn listed<T: 'static>(&mut self, src: &[u8]) -> Option<T> {
         self.early.as_mut().filter(|e| e.text() == src)?.listed()
+    }
+
+    /// The parse errors of the run's first text (`None` without a first parse).
+    pub fn early_errors(&mut self) -> Option<usize> {
+        Some(self.early.as_mut()?.first().ok()?.errors)
     }
 
     /// The tokens of the run's first text (`None` without a first parse).
@@ -211,5 +261,32 @@ mod tests {
             trees.tokens(A).unwrap(),
             front.builder().unwrap().build(A).unwrap().tokens.len()
         );
+    }
+
+    /// A large C text is counted in pieces, as its arena would count it, and the closure's
+    /// pieces are listed without a tree of the whole text.
+    #[test]
+    fn a_large_c_text_is_counted_and_listed_in_pieces() {
+        let front = Front::by_name("c").unwrap();
+        let text = crate::tree::pieces::large_c(2 * PIECE_BYTES + 1000);
+        let whole = front.builder().unwrap().build(&text).unwrap();
+        let mut trees = Trees::new(&front, None).unwrap();
+        assert_eq!(trees.tokens(&text).unwrap(), whole.tokens.len());
+        assert!(trees.last.is_none(), "no tree of the whole text kept");
+        let (pieces, errors) = trees.in_pieces(&text, |t| t.count()).unwrap();
+        assert!(pieces > 1);
+        assert_eq!(errors, whole.errors);
+        // the closure's units with split bodies and members, as the whole tree gives them
+        let t = crate::lang::table::for_language("c").unwrap();
+        let list = |trees: &mut dyn Iterator<Item = Tree>| {
+            crate::passes::closure::units_in_pieces(trees, &text, t, true, true)
+        };
+        let (listed, _) = trees.in_pieces(&text, list).unwrap();
+        let here = crate::passes::closure::units(&trees.tree(&text).unwrap(), &text, t, true, true);
+        assert_eq!((listed.hunks, listed.fixed), (here.hunks, here.fixed));
+        // with the whole tree at hand, it is used instead
+        assert!(trees.in_pieces(&text, |t| t.count()).is_none());
+        // a small text is one piece
+        assert!(trees.in_pieces(A, |t| t.count()).is_none());
     }
 }

@@ -20,6 +20,7 @@ use anyhow::{Result, anyhow};
 use tree_sitter::Tree;
 
 use super::front::Front;
+use super::pieces;
 use super::text;
 use super::ts::{self, Parsed, count_errors, parse_tree};
 use crate::memory::return_freed_memory;
@@ -40,9 +41,18 @@ pub struct First {
 }
 
 /// Work on the first tree that the run will need first, done on the parse's thread: a
-/// function of the tree-sitter tree and the text alone (the caller takes its result by type,
+/// function of the tree-sitter trees and the text alone (the caller takes its result by type,
 /// see [`EarlyParse::listed`]).
-pub type Listing = Box<dyn FnOnce(&Tree, &[u8]) -> Box<dyn Any + Send> + Send>;
+pub struct Listing {
+    /// Takes the text's trees one piece of whole top-level forms at a time: a large C or C++
+    /// file is then parsed in pieces ([`pieces`]), and no tree of the whole file is made.
+    pub in_pieces: bool,
+    /// Takes the trees (one, or the pieces' in order) and the text.
+    pub list: ListFn,
+}
+
+/// The size of a piece of a file parsed in pieces: its tree is a few megabytes.
+pub const PIECE_BYTES: usize = 256 * 1024;
 
 /// The first parse of `text`, running or done (see the module documentation).
 pub struct EarlyParse {
@@ -147,6 +157,14 @@ fn parse_and_count(
     match front {
         Front::Grammar(g) => {
             let mut parser = ts::new_parser(g)?;
+            let ranges = match &listing {
+                Some(l) if l.in_pieces && pieces::cuts(g.name) => pieces::pieces(text, PIECE_BYTES),
+                _ => Vec::new(),
+            };
+            if ranges.len() > 1 {
+                let list = listing.expect("in pieces").list;
+                return in_pieces(g, &mut parser, text, ranges, list, parsed);
+            }
             let tree = parse_tree(&mut parser, text)?;
             let (errors, first_error) = count_errors(&tree);
             // with a listing, the count runs beside it (on a copy, as tree-sitter asks of a
@@ -159,7 +177,7 @@ fn parse_and_count(
                     let counter = std::thread::Builder::new()
                         .name("first-count".into())
                         .spawn_scoped(s, move || ts::count_tokens(g, &copy));
-                    let listed = list(&tree, text);
+                    let listed = (list.list)(&mut std::iter::once(tree.clone()), text);
                     (Some(listed), counter.ok().and_then(|c| c.join().ok()))
                 }),
                 None => (None, None),
@@ -195,6 +213,68 @@ fn parse_and_count(
     }
 }
 
+/// [`parse_and_count`] of a file cut into `ranges`: each piece is parsed, listed, counted and
+/// dropped in turn; nothing is handed over but what the listing made, the errors and the count.
+fn in_pieces(
+    g: &super::grammar::Grammar,
+    parser: &mut tree_sitter::Parser,
+    text: &[u8],
+    ranges: Vec<std::ops::Range<usize>>,
+    list: ListFn,
+    parsed: impl FnOnce(First),
+) -> Result<usize> {
+    let (mut errors, mut first_error, mut failed) = (0, None, false);
+    // each piece's tokens are counted beside the listing, on a copy (as for a whole tree); the
+    // channel holds one piece, so a few pieces' trees at most are alive at once
+    let (listed, count) = std::thread::scope(|s| {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Tree>(1);
+        let counter = std::thread::Builder::new()
+            .name("first-count".into())
+            .spawn_scoped(s, move || {
+                rx.iter().map(|t| ts::count_tokens(g, &t)).sum::<usize>()
+            });
+        let mut local = 0;
+        let mut trees = pieces::parse_pieces(parser, text, ranges)
+            .map_while(|tree| {
+                failed |= tree.is_none();
+                tree
+            })
+            .inspect(|tree| {
+                let (e, at) = count_errors(tree);
+                errors += e;
+                first_error = first_error.or(at);
+                match &counter {
+                    Ok(_) => drop(tx.send(tree.clone())),
+                    Err(_) => local += ts::count_tokens(g, tree),
+                }
+            });
+        let listed = list(&mut trees, text);
+        // the listing took every piece (the count needs them all)
+        trees.for_each(drop);
+        drop(tx);
+        let count = match counter {
+            Ok(c) => c.join().unwrap_or(0),
+            Err(_) => local,
+        };
+        (listed, count)
+    });
+    if failed {
+        return Err(anyhow!("the parse of a piece was cancelled"));
+    }
+    parsed(First {
+        errors,
+        first_error,
+        listed: Some(listed),
+        tree: None,
+        built: None,
+        counted: Some(count),
+    });
+    return_freed_memory();
+    Ok(count)
+}
+
+type ListFn = Box<dyn FnOnce(&mut dyn Iterator<Item = Tree>, &[u8]) -> Box<dyn Any + Send> + Send>;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -224,8 +304,13 @@ mod tests {
     #[test]
     fn the_listing_runs_on_the_first_tree_and_is_taken_once_by_its_type() {
         let front = Front::by_name("c").unwrap();
-        let listing: Listing =
-            Box::new(|tree, text| Box::new((tree.root_node().named_child_count(), text.len())));
+        let listing = Listing {
+            in_pieces: false,
+            list: Box::new(|trees, text| {
+                let tree = trees.next().expect("the tree");
+                Box::new((tree.root_node().named_child_count(), text.len()))
+            }),
+        };
         let mut early = EarlyParse::start_listing(&front, C.to_vec(), Some(listing));
         // asked for another type: not there, and not consumed
         assert_eq!(early.listed::<String>(), None);

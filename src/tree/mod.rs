@@ -10,6 +10,7 @@ pub mod early;
 pub mod front;
 pub mod grammar;
 pub mod hints;
+pub mod pieces;
 pub mod render;
 pub mod reparse;
 pub mod text;
