@@ -1,11 +1,12 @@
-//! A large C or C++ file cut into runs of whole top-level forms, so that its first parse can be
-//! made one piece at a time: tree-sitter's tree takes about 16 to 28 bytes per byte of text,
-//! and the tree of a whole preprocessed file was a run's peak memory. Each piece is parsed with
+//! A large C or C++ file cut into runs of whole top-level forms, so that what needs only its
+//! top-level forms one by one (the closure's units, the token count) can parse it one piece at a
+//! time: tree-sitter's tree takes about 16 to 28 bytes per byte of text, and the tree of a whole
+//! preprocessed file was a run's peak memory. Each piece is parsed with
 //! tree-sitter's included ranges, so its nodes keep the file's byte offsets.
 //!
 //! The cut is C-Reduce's topformflat at level 0: brackets are counted outside comments, string
 //! and character literals and preprocessor lines, and a form ends at a `;` or a closing `}` at
-//! depth 0 (not a `}` that a declarator or `;` follows on its line, as in `struct s { .. } x;`).
+//! depth 0 (a `}` only where the rest of its line is blank: not in `struct s { .. } x;`).
 
 use std::ops::Range;
 
@@ -16,7 +17,7 @@ pub fn cuts(grammar: &str) -> bool {
     matches!(grammar, "c" | "cpp")
 }
 
-/// `src` (in the grammar `grammar`) as consecutive pieces of whole top-level forms, each at
+/// `src` as consecutive pieces of whole top-level forms, each at
 /// least `at_least` bytes (the last may be shorter); one piece when no cut is found. The pieces
 /// cover `src`.
 ///
@@ -128,8 +129,8 @@ pub fn parse_pieces<'a>(
     })
 }
 
-/// After a `}` at depth 0 (at `i`): the form ends unless a declarator, `;`, `,` or `=` follows
-/// on the same line.
+/// After a `}` at depth 0 (at `i`): the form ends where the rest of the line is blank (not
+/// before the declarator of `struct s { .. } x;`, nor before a comment, to be safe).
 fn ends_form(src: &[u8], i: usize) -> bool {
     let rest = &src[i..];
     let next = rest
