@@ -44,10 +44,14 @@ pub fn units(
     split_bodies: bool,
     members: bool,
 ) -> Units {
-    let mut b = Builder::default();
-    let mut shell = Vec::new();
-    list(&mut b, &mut shell, tree, src, t, split_bodies, members);
-    b.finish(shell)
+    // a copy of a tree-sitter tree shares its nodes
+    units_in_pieces(
+        &mut std::iter::once(tree.clone()),
+        src,
+        t,
+        split_bodies,
+        members,
+    )
 }
 
 /// [`units`] of a file whose trees come one piece of whole top-level forms at a time, in order

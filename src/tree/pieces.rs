@@ -41,7 +41,8 @@ pub fn pieces(src: &[u8], at_least: usize) -> Vec<Range<usize>> {
             .take_while(|&&b| b != b'\n')
             .all(|b| b.is_ascii_whitespace())
     };
-    while i < n {
+    // a text no longer than a piece is one piece, without a scan
+    while i < n && n > at_least {
         match src[i] {
             b'/' if src.get(i + 1) == Some(&b'/') => i = skip_line(src, i),
             b'/' if src.get(i + 1) == Some(&b'*') => {
