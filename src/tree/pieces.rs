@@ -68,6 +68,7 @@ pub fn pieces(src: &[u8], at_least: usize) -> Vec<Range<usize>> {
             b'R' if src.get(i + 1) == Some(&b'"') && !ident_byte(src, i.wrapping_sub(1)) => {
                 i = skip_raw_string(src, i + 2);
             }
+            b'0'..=b'9' if !ident_byte(src, i.wrapping_sub(1)) => i = skip_number(src, i),
             q @ (b'"' | b'\'') => i = skip_quoted(src, i + 1, q),
             b'{' | b'(' | b'[' => {
                 depth += 1;
@@ -188,6 +189,22 @@ fn skip_quoted(src: &[u8], mut i: usize, q: u8) -> usize {
     i.min(src.len())
 }
 
+/// Past a number starting at `i` (a preprocessing number: `1'000`, `0x1.8p-3`, `10ull`),
+/// so that a C++14 digit separator does not start a character literal.
+fn skip_number(src: &[u8], mut i: usize) -> usize {
+    i += 1;
+    while let Some(&b) = src.get(i) {
+        match b {
+            b'\'' if ident_byte(src, i + 1) => i += 2,
+            b'+' | b'-' if matches!(src[i - 1], b'e' | b'E' | b'p' | b'P') => i += 1,
+            b'.' => i += 1,
+            _ if ident_byte(src, i) => i += 1,
+            _ => break,
+        }
+    }
+    i
+}
+
 /// Past a C++ raw string `R"delim( .. )delim"` whose delimiter starts at `i`.
 fn skip_raw_string(src: &[u8], i: usize) -> usize {
     let Some(open) = src[i..].iter().take(17).position(|&b| b == b'(') else {
@@ -270,6 +287,7 @@ mod tests {
             "/* } ; */ // };\n",
             "const char *r = R\"x(};)\")x\";\n",
             "namespace n {\nint k;\n}\n",
+            "long m = 1'000 + 0x1p-3 + u8'a' + L'}';\n",
             "int z;\n"
         );
         let pieces = cut(src, 1);
@@ -280,6 +298,7 @@ mod tests {
                 "\nchar c = '{';",
                 "\n/* } ; */ // };\nconst char *r = R\"x(};)\")x\";",
                 "\nnamespace n {\nint k;\n}",
+                "\nlong m = 1'000 + 0x1p-3 + u8'a' + L'}';",
                 "\nint z;",
                 "\n"
             ]
