@@ -9,7 +9,7 @@ fn language() -> tree_sitter::Language {
 
 /// Statements tree-sitter-c accepts at file scope (for scripts); C compilers do not, so a
 /// function is never "replaced" by one of its statements.
-pub(crate) const NOT_AT_FILE_SCOPE: &[&str] = &[
+pub(crate) const NOT_AT_FILE_SCOPE: [&str; 14] = [
     "attributed_statement",
     "break_statement",
     "case_statement",
@@ -47,7 +47,7 @@ pub static SPEC: LangSpec = LangSpec {
         ],
         // `struct S;` in a block: the `;` belongs to the struct_specifier before it
         attach_to_previous: &[";"],
-        slot_excludes: &[("translation_unit", NOT_AT_FILE_SCOPE)],
+        slot_excludes: &[("translation_unit", &NOT_AT_FILE_SCOPE)],
     },
     comments: &["comment"],
     render: RenderRules::NONE,

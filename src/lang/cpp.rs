@@ -38,12 +38,29 @@ pub static SPEC: LangSpec = LangSpec {
         ],
         // `struct S;` and `class C;` in a block or class body: the `;` belongs to the specifier
         attach_to_previous: &[";"],
-        slot_excludes: &[("translation_unit", super::c::NOT_AT_FILE_SCOPE)],
+        // a namespace's body (and `extern "C" { }`) takes declarations only, like the file
+        slot_excludes: &[
+            ("translation_unit", &NOT_AT_FILE_SCOPE),
+            ("declaration_list", &NOT_AT_FILE_SCOPE),
+        ],
     },
     comments: &["comment"],
     render: RenderRules::NONE,
     rewrite: &CPP,
 };
+
+/// C's statements and C++'s own: tree-sitter-cpp takes them at file and namespace scope.
+const NOT_AT_FILE_SCOPE: [&str; 20] = concat(
+    super::c::NOT_AT_FILE_SCOPE,
+    [
+        "co_return_statement",
+        "co_yield_statement",
+        "for_range_loop",
+        "seh_leave_statement",
+        "seh_try_statement",
+        "throw_statement",
+    ],
+);
 
 /// C's expression kinds and C++'s own.
 const EXPRESSIONS: [&str; 18] = concat(

@@ -7,6 +7,30 @@ fn language() -> tree_sitter::Language {
     tree_sitter_go::LANGUAGE.into()
 }
 
+/// Statements tree-sitter-go accepts in a source file, which Go does not.
+const NOT_AT_TOP_LEVEL: &[&str] = &[
+    "assignment_statement",
+    "block",
+    "break_statement",
+    "continue_statement",
+    "dec_statement",
+    "defer_statement",
+    "expression_statement",
+    "expression_switch_statement",
+    "fallthrough_statement",
+    "for_statement",
+    "go_statement",
+    "goto_statement",
+    "if_statement",
+    "inc_statement",
+    "labeled_statement",
+    "return_statement",
+    "select_statement",
+    "send_statement",
+    "short_var_declaration",
+    "type_switch_statement",
+];
+
 pub static SPEC: LangSpec = LangSpec {
     name: "go",
     extensions: &["go"],
@@ -19,6 +43,8 @@ pub static SPEC: LangSpec = LangSpec {
             "raw_string_literal",
             "rune_literal",
         ],
+        // tree-sitter-go takes statements at top level, the compiler only declarations
+        slot_excludes: &[("source_file", NOT_AT_TOP_LEVEL)],
         ..Overrides::NONE
     },
     comments: &["comment"],

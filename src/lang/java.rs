@@ -7,6 +7,28 @@ fn language() -> tree_sitter::Language {
     tree_sitter_java::LANGUAGE.into()
 }
 
+/// Statements tree-sitter-java accepts in a program, which javac does not.
+const NOT_AT_TOP_LEVEL: &[&str] = &[
+    "assert_statement",
+    "block",
+    "break_statement",
+    "continue_statement",
+    "do_statement",
+    "enhanced_for_statement",
+    "expression_statement",
+    "for_statement",
+    "if_statement",
+    "labeled_statement",
+    "return_statement",
+    "switch_expression",
+    "synchronized_statement",
+    "throw_statement",
+    "try_statement",
+    "try_with_resources_statement",
+    "while_statement",
+    "yield_statement",
+];
+
 pub static SPEC: LangSpec = LangSpec {
     name: "java",
     extensions: &["java"],
@@ -15,6 +37,9 @@ pub static SPEC: LangSpec = LangSpec {
     overrides: Overrides {
         // quotes, escapes, text blocks
         atomic: &["string_literal", "character_literal"],
+        // tree-sitter-java takes statements at top level (for snippets), javac does not
+        // (a compact source file's `int x = 1;` is a field, parsed as a local variable: kept)
+        slot_excludes: &[("program", NOT_AT_TOP_LEVEL)],
         ..Overrides::NONE
     },
     comments: &["line_comment", "block_comment"],

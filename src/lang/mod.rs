@@ -223,6 +223,62 @@ mod tests {
         assert!(seen >= 13, "{seen} fixtures");
     }
 
+    /// C++ namespaces, Rust, Go and Java files take only items where tree-sitter takes
+    /// statements too: an item there is never replaced by a statement of its body (rustc:
+    /// "expected item, found keyword `let`"), and may still be replaced by an item nested in it.
+    #[cfg(all(feature = "cpp", feature = "rust", feature = "go", feature = "java"))]
+    #[test]
+    fn a_top_level_item_is_replaced_by_items_and_not_by_statements() {
+        let cases: [(&LangSpec, &str, &str, &str, &str); 4] = [
+            (
+                &cpp::SPEC,
+                "namespace n { void f() { g(); } namespace m { void h() {} } }\n",
+                "function_definition",
+                "expression_statement",
+                "namespace_definition",
+            ),
+            (
+                &rust::SPEC,
+                "fn f() { let x = 1; g(x); }\nmod m { fn h() {} }\n",
+                "function_item",
+                "let_declaration",
+                "mod_item",
+            ),
+            (
+                &go::SPEC,
+                "package p\nfunc f() { x := 1; g(x) }\n",
+                "function_declaration",
+                "short_var_declaration",
+                "",
+            ),
+            (
+                &java::SPEC,
+                "class A { void f() { int x = 1; g(x); } class B {} }\n",
+                "class_declaration",
+                "expression_statement",
+                "",
+            ),
+        ];
+        for (spec, src, item, statement, outer) in cases {
+            let front = crate::tree::front::Front::grammar(spec).unwrap();
+            let parsed = front.builder().unwrap().build(src.as_bytes()).unwrap();
+            let arena = &parsed.arena;
+            let all: Vec<u32> = (0..parsed.tokens.len() as u32).collect();
+            let view = crate::tree::View::new(arena, &all);
+            let of = |kind: &str| -> Vec<u32> {
+                (0..arena.len() as u32)
+                    .filter(|&n| arena.kind_name(arena.node(n).kind()) == kind)
+                    .collect()
+            };
+            let (top, stmt) = (of(item)[0], of(statement)[0]);
+            assert!(!view.can_replace(top, stmt), "{}", spec.name);
+            if !outer.is_empty() {
+                // `mod m { fn h() {} }` may become `fn h() {}`, a namespace its function
+                assert!(view.can_replace(of(outer)[0], of(item)[1]), "{}", spec.name);
+            }
+        }
+    }
+
     #[cfg(feature = "python")]
     #[test]
     fn an_emptied_python_block_renders_pass_and_lines_keep_their_indentation() {

@@ -15,6 +15,12 @@ pub static SPEC: LangSpec = LangSpec {
     overrides: Overrides {
         // strings and char literals are not reduced inside (escapes, raw-string hashes)
         atomic: &["string_literal", "raw_string_literal", "char_literal"],
+        // tree-sitter-rust takes statements where rustc takes only items: a function is never
+        // "replaced" by one of its statements
+        slot_excludes: &[
+            ("source_file", &["expression_statement", "let_declaration"]),
+            ("declaration_list", &["let_declaration"]),
+        ],
         ..Overrides::NONE
     },
     // doc comments (`///`) are line_comment nodes with children: atomic, like every comment kind
