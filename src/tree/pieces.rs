@@ -76,8 +76,16 @@ pub fn pieces(src: &[u8], at_least: usize) -> Vec<Range<usize>> {
             }
             b'}' | b')' | b']' => {
                 let brace = src[i] == b'}';
+                let column_0 = i == 0 || src[i - 1] == b'\n';
                 depth = depth.saturating_sub(1);
                 i += 1;
+                // a text whose brackets do not balance (a reduction's, cut inside a group or a
+                // function) would be one piece from there on: a `}` alone at column 0 ends a
+                // form once the piece is long overdue
+                if brace && depth > 0 && column_0 && i - start >= 4 * at_least && ends_form(src, i)
+                {
+                    (depth, groups) = (0, Vec::new());
+                }
                 if brace && depth == 0 && ends_form(src, i) && i - start >= at_least {
                     out.push(start..i);
                     start = i;
@@ -314,6 +322,29 @@ mod tests {
         assert_eq!(
             cut[1..],
             ["\n#if Y\nint c;", "\nint d;", "\n#endif\nint b;", "\n"]
+        );
+    }
+
+    #[test]
+    fn a_closing_brace_at_column_0_ends_a_form_when_the_count_is_off() {
+        // a reduction left an `if` of two branches with one brace: the count is one too high
+        // from there on
+        let mut src = String::from("void g(void) {\n#if\n  if (x) {\n  {\n  y();\n}\n");
+        for i in 0..12 {
+            src.push_str(&format!("int f{i}(void)\n{{\n  return {i};\n}}\n"));
+        }
+        let got = cut(&src, 40);
+        assert!(got.len() > 3, "{got:?}");
+        // the first piece waits for four times its size, then every piece ends at a `}`
+        assert!(got[0].len() >= 160, "{got:?}");
+        for piece in &got[..got.len() - 1] {
+            assert!(piece.ends_with("\n}"), "{piece:?}");
+        }
+        // before four times the piece's size, a `}` at column 0 inside a form ends nothing
+        let nested = "int h(void) {\n  if (x) {\n}\n  return 0;\n}\nint k;\n";
+        assert_eq!(
+            cut(nested, 20),
+            ["int h(void) {\n  if (x) {\n}\n  return 0;\n}", "\nint k;\n"]
         );
     }
 
