@@ -25,7 +25,8 @@ pub fn cuts(grammar: &str) -> bool {
 /// back to the count at its `#if`, and the `#endif` takes the count at the end of the first
 /// branch (`#ifdef X\n if(a){\n#else\n if(b){\n#endif` opens one brace, not two). A piece
 /// may end inside a group (a whole file is often one `#ifndef` group): the group's tree is then
-/// cut in two, each half with a parse error at the cut.
+/// cut in two, each half with a parse error at the cut. In a text whose brackets do not balance,
+/// a `}` alone at column 0 also ends a form once a piece is four times `at_least`.
 pub fn pieces(src: &[u8], at_least: usize) -> Vec<Range<usize>> {
     // per open group: the count at its `#if`, and at the end of its first branch
     let mut groups: Vec<(usize, Option<usize>)> = Vec::new();
