@@ -80,16 +80,18 @@ pub fn pieces(src: &[u8], at_least: usize) -> Vec<Range<usize>> {
                 let column_0 = i == 0 || src[i - 1] == b'\n';
                 depth = depth.saturating_sub(1);
                 i += 1;
-                // a text whose brackets do not balance (a reduction's, cut inside a group or a
-                // function) would be one piece from there on: a `}` alone at column 0 ends a
-                // form once the piece is long overdue
-                if brace && depth > 0 && column_0 && i - start >= 4 * at_least && ends_form(src, i)
-                {
-                    (depth, groups) = (0, Vec::new());
-                }
-                if brace && depth == 0 && ends_form(src, i) && i - start >= at_least {
-                    out.push(start..i);
-                    start = i;
+                if brace && ends_form(src, i) {
+                    // a text whose brackets do not balance (a reduction's, cut inside a group
+                    // or a function) would be one piece from there on: a `}` alone at column 0
+                    // ends a form once the piece is long overdue
+                    if depth > 0 && column_0 && i - start >= 4 * at_least {
+                        depth = 0;
+                        groups.clear();
+                    }
+                    if depth == 0 && i - start >= at_least {
+                        out.push(start..i);
+                        start = i;
+                    }
                 }
             }
             b';' => {
