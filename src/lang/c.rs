@@ -81,6 +81,9 @@ pub const C: RewriteTable = RewriteTable {
     empty_string: "\"\"",
     empty_params: "()",
     declaration_end: ";",
+    stub_functions: &[],
+    stub_body: "",
+    quiet_prelude: "",
     expressions: &EXPRESSIONS,
     names: &[
         "identifier",

@@ -36,6 +36,10 @@ pub const REWRITE: RewriteTable = RewriteTable {
     small_type: "()",
     empty_string: "\"\"",
     empty_params: "()",
+    // `loop {}` has the type `!`, which every return type takes
+    stub_functions: &["function_item"],
+    stub_body: "{loop{}}",
+    quiet_prelude: "#![allow(warnings)]\n",
     expressions: &[
         "array_expression",
         "binary_expression",

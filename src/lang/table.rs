@@ -26,6 +26,16 @@ pub struct RewriteTable {
     pub empty_params: &'static str,
     /// What a function body becomes when the definition turns into a declaration.
     pub declaration_end: &'static str,
+    /// The languages without prototypes: functions (each with a `body` field) whose body may
+    /// become `stub_body`, a body that fits every return type (Rust's `{loop{}}`), so that what
+    /// only bodies used can go.
+    pub stub_functions: &'static [&'static str],
+    pub stub_body: &'static str,
+    /// A first line that silences the compiler's warnings (Rust's `#![allow(warnings)]`),
+    /// tried once before the reduction and kept while the test needs it: a test that reads
+    /// the compiler's last line exactly (`aborting due to 1 previous error`) rejects every
+    /// candidate that leaves a name unused, unless its warnings are off.
+    pub quiet_prelude: &'static str,
     /// Expression kinds that `zero` may replace.
     pub expressions: &'static [&'static str],
     /// Kinds whose text is an identifier (a name declared or used).
@@ -195,6 +205,9 @@ impl RewriteTable {
         empty_string: "",
         empty_params: "",
         declaration_end: "",
+        stub_functions: &[],
+        stub_body: "",
+        quiet_prelude: "",
         expressions: &[],
         names: &[],
         mergeable: &[],
@@ -303,6 +316,7 @@ impl RewriteTable {
             self.declarations,
             self.droppable,
             self.indented_compounds,
+            self.stub_functions,
         ];
         let guarded = self.guarded.iter().map(|(k, _)| *k);
         let keyword: Vec<&'static str> = match &self.keyword_params {

@@ -163,6 +163,28 @@ fn the_unreferenced_pass_deletes_dead_functions_in_every_language_that_has_it() 
     }
 }
 
+/// Rust has no prototypes: definitions-to-declarations turns each function body longer than
+/// `{loop{}}` (of type `!`, which every return type takes) into it; a function inside a body goes
+/// with it, and a shorter body stays.
+#[test]
+fn a_rust_function_body_becomes_a_loop_that_fits_every_return_type() {
+    use super::names::Declarations;
+    use super::tests::apply_all;
+    use crate::edits::Pass;
+    let l = spec("rust");
+    let src = "fn f(a: u32) -> u32 {\n    fn inner() -> u32 { 7 }\n    a * inner()\n}\n\
+               impl S {\n    fn g(&self) -> String { String::from(\"x\") }\n    fn h() {}\n}\n";
+    let tree = parse_in(l, src);
+    let edits = Declarations.edits(&tree, src.as_bytes(), l.rewrite);
+    assert_eq!(edits.len(), 2, "{edits:?}");
+    let out = apply_all(src, &edits);
+    assert_eq!(
+        out,
+        "fn f(a: u32) -> u32 {loop{}}\nimpl S {\n    fn g(&self) -> String {loop{}}\n    fn h() {}\n}\n"
+    );
+    assert!(parses(l, &out), "{out}");
+}
+
 /// Identifier merging in the languages whose items are named by a `name` field: one hunk calls
 /// `f` where `g` was called and deletes `g`'s definition; functions merge only with functions.
 #[test]

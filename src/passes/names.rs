@@ -149,9 +149,32 @@ impl Pass for Declarations {
                 t.declaration_end.as_bytes(),
             ));
         }
+        out.extend(stubs(&nodes, t));
         out.sort_by_key(|e| e.start);
         out
     }
+}
+
+/// The languages without prototypes ([`RewriteTable::stub_functions`]): every outermost
+/// function body longer than the stub becomes it.
+fn stubs(nodes: &[Node], t: &RewriteTable) -> Vec<Edit> {
+    let stub = t.stub_body.as_bytes();
+    let mut out = Vec::new();
+    // the end of the last body stubbed: a function inside it goes with it
+    let mut end = 0;
+    for n in nodes {
+        if n.start_byte() < end || !t.stub_functions.contains(&n.kind()) {
+            continue;
+        }
+        let Some(body) = n.child_by_field_name("body") else {
+            continue;
+        };
+        if body.byte_range().len() > stub.len() {
+            out.push(Edit::new(body.start_byte(), body.end_byte(), stub));
+            end = body.end_byte();
+        }
+    }
+    out
 }
 
 /// Where a function definition's body starts when it goes: a constructor's `: a(x)` goes with it.

@@ -138,6 +138,8 @@ pub struct Driver<'a> {
     recalled: deletion::Recalled,
     /// The size of the text the run started from: no layout makes the result larger.
     start_len: usize,
+    /// The text before [`Self::quiet`] added its prelude.
+    unquiet: Option<std::sync::Arc<[u8]>>,
     /// The cycle's passes: the rewrite table and the late passes (empty without rewrites).
     tables: Tables,
     /// The size of the best when the current cycle began.
@@ -241,6 +243,7 @@ impl<'a> Driver<'a> {
         };
         Ok(Driver {
             start_len: tester.best.len(),
+            unquiet: None,
             tester,
             front,
             schedule,
@@ -263,6 +266,11 @@ impl<'a> Driver<'a> {
         let reduced = self.reduce();
         self.tester.set_stall_limit(None);
         reduced?;
+        if let Some(text) = self.unquiet.take()
+            && self.tester.best.len() >= text.len()
+        {
+            self.tester.replace_best(&text);
+        }
         if self.schedule.rename && self.rewriter.is_some() && !self.tester.stopped() {
             self.measured(&Rename, false)?;
         }
@@ -285,6 +293,26 @@ impl<'a> Driver<'a> {
         }
         if self.schedule.format && self.schedule.compact && !self.tester.stopped() {
             self.measure("squeeze-blank-lines", Self::squeeze)?;
+        }
+        Ok(())
+    }
+
+    /// The language's prelude that turns warnings off, before the text, if the test accepts
+    /// it: the deletions that leave a name unused no longer fail a test that wants no warning.
+    /// It makes the text larger: [`Self::run`] goes back to the text without it if the run
+    /// ends no smaller than that.
+    fn quiet(&mut self) -> Result<()> {
+        let Some(prelude) = self.rewriter.map(|t| t.quiet_prelude.as_bytes()) else {
+            return Ok(());
+        };
+        let best = self.tester.best.clone();
+        if prelude.is_empty() || best.starts_with(prelude) {
+            return Ok(());
+        }
+        let quiet = [prelude, &best[..]].concat();
+        if self.tester.verdict(&quiet) == Verdict::Interesting {
+            self.tester.accept_any(&quiet);
+            self.unquiet = Some(best);
         }
         Ok(())
     }
@@ -340,6 +368,9 @@ impl<'a> Driver<'a> {
     fn reduce(&mut self) -> Result<()> {
         let tables = self.tables.clone();
         let table = tables.get(Which::Main);
+        if !table.is_empty() {
+            self.measure("quiet-warnings", Self::quiet)?;
+        }
         if self.tester.best.len() > CLOSURE_MIN_BYTES {
             if !table.is_empty() {
                 self.measure("keep-closure", |d| d.closure(false, false))?;

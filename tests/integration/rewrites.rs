@@ -66,3 +66,71 @@ fn a_used_parameter_becomes_a_global() {
     assert!(out.starts_with("int *p;\nint f() {"), "{out}");
     assert!(out.contains("f() + f() + f()"), "{out}");
 }
+
+/// A test that wants rustc's last line to be exactly `aborting due to 1 previous error` (no
+/// warning) rejects every candidate that leaves an import or a parameter unused. The run tries
+/// the file with `#![allow(warnings)]` first: the `Display` impl (whose deletion leaves `fmt`
+/// unused) can then go, then the import, and at the end the prelude, which nothing needs.
+#[test]
+fn a_strict_rustc_test_lets_a_helper_go_once_warnings_are_off() {
+    let env = TestEnv::new();
+    env.write(
+        "in.rs",
+        "use std::fmt;\n\npub fn report(names: Vec<String>) -> usize {\n    let kept = names;\n    \
+         names.len() + kept.len()\n}\n\npub struct Money(u64);\n\nimpl fmt::Display for Money {\n    \
+         fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {\n        \
+         write!(f, \"{}.{:02}\", self.0 / 100, self.0 % 100)\n    }\n}\n",
+    );
+    let test = env.script(
+        "t.sh",
+        "out=$(rustc --edition 2021 --crate-type lib --emit=metadata -o \"$(dirname \"$1\")/o.rmeta\" \
+         \"$1\" 2>&1) && exit 1\nprintf '%s\\n' \"$out\" | grep -qx 'error: aborting due to 1 previous error' \
+         || exit 1\nprintf '%s\\n' \"$out\" | grep -q '^error\\[E0382\\]'",
+    );
+    let test = test.to_str().unwrap();
+    let args = [
+        "-j1",
+        "--stats-json",
+        "st.json",
+        "--test",
+        test,
+        "in.rs",
+        "-o",
+        "out.rs",
+    ];
+    env.run(args).expect_code(0);
+    let out = String::from_utf8(env.read("out.rs")).unwrap();
+    assert!(
+        !out.contains("fmt") && !out.contains("allow") && out.contains("kept"),
+        "{out}"
+    );
+    let stats: serde_json::Value = serde_json::from_slice(&env.read("st.json")).unwrap();
+    assert_eq!(pass(&stats, "quiet-warnings")["successes"], 1, "{stats}");
+}
+
+/// The prelude makes the text larger: a run stopped right after it ends with the input as it
+/// was, never with the larger text.
+#[test]
+fn a_run_stopped_after_the_warnings_prelude_ends_no_larger_than_its_input() {
+    let env = TestEnv::new();
+    let src = "pub fn report(names: Vec<String>) -> usize {\n    let kept = names;\n    names.len() + kept.len()\n}\n";
+    env.write("in.rs", src);
+    let test = env.script(
+        "t.sh",
+        "rustc --edition 2021 --crate-type lib --emit=metadata -o \"$(dirname \"$1\")/o.rmeta\" \"$1\" 2>&1 \
+         | grep -q '^error\\[E0382\\]'",
+    );
+    let test = test.to_str().unwrap();
+    env.run([
+        "-j1",
+        "--max-attempts",
+        "2",
+        "--test",
+        test,
+        "in.rs",
+        "-o",
+        "out.rs",
+    ])
+    .expect_code(0);
+    assert_eq!(String::from_utf8(env.read("out.rs")).unwrap(), src);
+}
