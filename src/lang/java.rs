@@ -59,6 +59,9 @@ pub const REWRITE: RewriteTable = RewriteTable {
     small_type: "int",
     empty_string: "\"\"",
     empty_params: "()",
+    // `throw null;` ends a method of any return type, and a constructor
+    stub_functions: &["method_declaration", "constructor_declaration"],
+    stub_body: "{throw null;}",
     expressions: &[
         "array_access",
         "array_creation_expression",
