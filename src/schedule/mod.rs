@@ -368,7 +368,8 @@ impl<'a> Driver<'a> {
     fn reduce(&mut self) -> Result<()> {
         let tables = self.tables.clone();
         let table = tables.get(Which::Main);
-        if !table.is_empty() {
+        // (a row in the pass table only where the language has a prelude)
+        if !table.is_empty() && self.rewriter.is_some_and(|t| !t.quiet_prelude.is_empty()) {
             self.measure("quiet-warnings", Self::quiet)?;
         }
         if self.tester.best.len() > CLOSURE_MIN_BYTES {
