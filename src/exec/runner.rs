@@ -136,6 +136,10 @@ pub struct ScriptRunner {
     /// With a launcher: a private directory beside `work` holding the job wrapper and the
     /// status files, and the wrapper's path.
     jobs: Option<(TempDir, PathBuf)>,
+    /// The local test's `$TMPDIR`, beside `work` and kept across its runs (a cache there
+    /// lasts): what a killed test leaves there (a `mktemp -d` whose `trap` never ran, a
+    /// compiler's temporary files) goes with the run instead of piling up in /tmp.
+    scratch: TempDir,
 }
 
 impl ScriptRunner {
@@ -157,11 +161,13 @@ impl ScriptRunner {
             }
             None => None,
         };
+        let scratch = private_dir(cfg.temp_root.as_deref(), "reduce-tmp-")?;
         let timeout = Arc::new(AtomicU64::new(nanos(cfg.timeout)));
         Ok(ScriptRunner {
             cfg,
             dir,
             work,
+            scratch,
             cancel: Arc::default(),
             timeout,
             jobs,
@@ -373,6 +379,10 @@ impl ScriptRunner {
             .stdout(Captures::stdio(out))
             .stderr(Captures::stdio(err))
             .process_group(0);
+        // (a launcher's job keeps the node's own: this directory is on this machine)
+        if self.cfg.launcher.is_none() {
+            command.env("TMPDIR", self.scratch.path());
+        }
         let signal = matches!(self.cfg.check.conditions.expect, Expect::Signal(_));
         if signal && std::env::var_os("ASAN_OPTIONS").is_none() {
             command.env("ASAN_OPTIONS", "abort_on_error=1");
@@ -499,11 +509,13 @@ impl ScriptRunner {
 }
 
 impl Drop for ScriptRunner {
-    /// Empties the working directory even if the script made parts of it unwritable, so that
-    /// `TempDir`'s own cleanup succeeds.
+    /// Empties the working and scratch directories even if the script made parts of them
+    /// unwritable, so that `TempDir`'s own cleanup succeeds.
     fn drop(&mut self) {
-        if fs::set_permissions(self.work.path(), Permissions::from_mode(0o700)).is_ok() {
-            clear_dir(self.work.path());
+        for dir in [self.work.path(), self.scratch.path()] {
+            if fs::set_permissions(dir, Permissions::from_mode(0o700)).is_ok() {
+                clear_dir(dir);
+            }
         }
     }
 }

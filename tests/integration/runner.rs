@@ -550,3 +550,28 @@ fn stdin_among_several_inputs_is_named_as_such() {
         .expect_one_line_error()
         .expect_stderr_contains(&["- (stdin) cannot be one of several inputs"]);
 }
+
+/// A test's `$TMPDIR` is the run's own: what the test leaves there (here a `mktemp -d` it never
+/// removes, as a test killed before its `trap` runs would) goes with the run, and the
+/// directory the user's `$TMPDIR` names is left as it was.
+#[test]
+fn what_a_test_leaves_in_its_tmpdir_goes_with_the_run() {
+    let env = TestEnv::new();
+    env.write("in.txt", "a\nneedle\nb\nc\n");
+    let test = env.script(
+        "t.sh",
+        "mktemp -d > /dev/null || exit 2\ngrep -q needle \"$1\"",
+    );
+    env.run([
+        "-j2",
+        "--test",
+        test.to_str().unwrap(),
+        "-o",
+        "out.txt",
+        "in.txt",
+    ])
+    .expect_code(0);
+    assert_eq!(env.read("out.txt"), b"needle\n");
+    let left = env.entries_starting_with(&env.path(), "tmp.");
+    assert!(left.is_empty(), "left in $TMPDIR: {left:?}");
+}
