@@ -301,12 +301,9 @@ impl<'a> Driver<'a> {
     /// it: the deletions that leave a name unused no longer fail a test that wants no warning.
     /// It makes the text larger: [`Self::run`] goes back to the text without it if the run
     /// ends no smaller than that.
-    fn quiet(&mut self) -> Result<()> {
-        let Some(prelude) = self.rewriter.map(|t| t.quiet_prelude.as_bytes()) else {
-            return Ok(());
-        };
+    fn quiet(&mut self, prelude: &[u8]) -> Result<()> {
         let best = self.tester.best.clone();
-        if prelude.is_empty() || best.starts_with(prelude) {
+        if best.starts_with(prelude) {
             return Ok(());
         }
         let quiet = [prelude, &best[..]].concat();
@@ -369,8 +366,9 @@ impl<'a> Driver<'a> {
         let tables = self.tables.clone();
         let table = tables.get(Which::Main);
         // (a row in the pass table only where the language has a prelude)
-        if !table.is_empty() && self.rewriter.is_some_and(|t| !t.quiet_prelude.is_empty()) {
-            self.measure("quiet-warnings", Self::quiet)?;
+        let prelude = self.rewriter.map_or("", |t| t.quiet_prelude);
+        if !table.is_empty() && !prelude.is_empty() {
+            self.measure("quiet-warnings", |d| d.quiet(prelude.as_bytes()))?;
         }
         if self.tester.best.len() > CLOSURE_MIN_BYTES {
             if !table.is_empty() {

@@ -3,6 +3,29 @@
 
 use crate::util::TestEnv;
 
+/// Runs `reduce -j1` with `test` on `input` into `output`: the result's text and the run's stats.
+fn reduce_with_stats(
+    env: &TestEnv,
+    test: &std::path::Path,
+    input: &str,
+    output: &str,
+) -> (String, serde_json::Value) {
+    let test = test.to_str().unwrap();
+    let args = [
+        "-j1",
+        "--stats-json",
+        "st.json",
+        "--test",
+        test,
+        input,
+        "-o",
+        output,
+    ];
+    env.run(args).expect_code(0);
+    let out = String::from_utf8(env.read(output)).unwrap();
+    (out, serde_json::from_slice(&env.read("st.json")).unwrap())
+}
+
 /// The run's stats JSON entry of the pass named `name`.
 fn pass<'a>(stats: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
     stats["passes"]
@@ -24,22 +47,9 @@ fn an_enabling_rewrite_that_does_not_pay_is_undone() {
         "t.sh",
         "grep -q 'return \\*p' \"$1\" && gcc -Wall -Werror -fsyntax-only \"$1\"",
     );
-    let test = test.to_str().unwrap();
-    let args = [
-        "-j1",
-        "--stats-json",
-        "st.json",
-        "--test",
-        test,
-        "in.c",
-        "-o",
-        "out.c",
-    ];
-    env.run(args).expect_code(0);
-    let out = String::from_utf8(env.read("out.c")).unwrap();
+    let (out, stats) = reduce_with_stats(&env, &test, "in.c", "out.c");
     // the global form (`int *p;` and `int f()`) passed the test but is 2 bytes larger
     assert_eq!(out, "int f(int *p) { return *p; }\n");
-    let stats: serde_json::Value = serde_json::from_slice(&env.read("st.json")).unwrap();
     assert!(
         pass(&stats, "param-to-global")["successes"].as_u64() >= Some(1),
         "{stats}"
@@ -87,24 +97,11 @@ fn a_strict_rustc_test_lets_a_helper_go_once_warnings_are_off() {
          \"$1\" 2>&1) && exit 1\nprintf '%s\\n' \"$out\" | grep -qx 'error: aborting due to 1 previous error' \
          || exit 1\nprintf '%s\\n' \"$out\" | grep -q '^error\\[E0382\\]'",
     );
-    let test = test.to_str().unwrap();
-    let args = [
-        "-j1",
-        "--stats-json",
-        "st.json",
-        "--test",
-        test,
-        "in.rs",
-        "-o",
-        "out.rs",
-    ];
-    env.run(args).expect_code(0);
-    let out = String::from_utf8(env.read("out.rs")).unwrap();
+    let (out, stats) = reduce_with_stats(&env, &test, "in.rs", "out.rs");
     assert!(
         !out.contains("fmt") && !out.contains("allow") && out.contains("kept"),
         "{out}"
     );
-    let stats: serde_json::Value = serde_json::from_slice(&env.read("st.json")).unwrap();
     assert_eq!(pass(&stats, "quiet-warnings")["successes"], 1, "{stats}");
 }
 
