@@ -154,5 +154,7 @@ pub const CPP: RewriteTable = RewriteTable {
     angle_lists: &["template_argument_list", "template_parameter_list"],
     line_labels: &["access_specifier"],
     bulk_between_rounds: true,
+    // an out-of-line member's body (`int A::f() {..}`, which cannot become `int A::f();`)
+    stub_body: "{throw 0;}",
     ..C
 };

@@ -28,7 +28,8 @@ pub struct RewriteTable {
     pub declaration_end: &'static str,
     /// The languages without prototypes: functions (each with a `body` field) whose body may
     /// become `stub_body`, a body that fits every return type (Rust's `{loop{}}`), so that what
-    /// only bodies used can go.
+    /// only bodies used can go. In C++ the stub is for the definitions that cannot become
+    /// declarations (out-of-line members, `int A::f() {..}`).
     pub stub_functions: &'static [&'static str],
     pub stub_body: &'static str,
     /// A first line that silences the compiler's warnings (Rust's `#![allow(warnings)]`),

@@ -14,7 +14,7 @@ use std::collections::{HashMap, HashSet};
 use tree_sitter::{Node, Tree};
 
 use super::debris::{debris, debris_declares};
-use super::names::{body_start, declared_nodes, name_of, names_in_node};
+use super::names::{body_start, declared_nodes, defines_a_member, name_of, names_in_node, wrapped};
 use crate::edits::{Edit, Hunk, text};
 use crate::lang::table::RewriteTable;
 use crate::policy::closure::Deps;
@@ -241,25 +241,6 @@ fn push_item<'s>(
     b.push(body_end, body_uses, Vec::new(), false);
 }
 
-/// Whether the item (through templates) defines a member out of line: its declarator's name
-/// is qualified (`W::g`).
-fn defines_a_member(item: Node, t: &RewriteTable) -> bool {
-    let Some(mut d) = wrapped(item, t).and_then(|f| f.child_by_field_name(t.declarator_field))
-    else {
-        return false;
-    };
-    for _ in 0..64 {
-        if t.qualified_names.contains(&d.kind()) {
-            return true;
-        }
-        match d.child_by_field_name(t.declarator_field) {
-            Some(inner) => d = inner,
-            None => return false,
-        }
-    }
-    false
-}
-
 /// The units as they are found, with names interned.
 #[derive(Default)]
 struct Builder<'s> {
@@ -323,15 +304,6 @@ impl<'s> Builder<'s> {
         self.uses.push(used);
         self.declares.push(declared);
     }
-}
-
-/// The item a wrapper (`template<..>`, `extern "C"`) wraps, through every wrapper.
-fn wrapped<'t>(mut item: Node<'t>, t: &RewriteTable) -> Option<Node<'t>> {
-    while t.item_wrappers.contains(&item.kind()) {
-        let mut cursor = item.walk();
-        item = item.named_children(&mut cursor).last()?;
-    }
-    Some(item)
 }
 
 /// The function declarator of a definition or declaration, through `*` and `&` declarators.

@@ -87,6 +87,16 @@ fn definitions_in_classes_templates_and_namespaces_become_declarations() {
     );
 }
 
+/// `int S::f();` is no declaration outside `S` (g++: "declaration outside of class is not
+/// definition"): an out-of-line member's body becomes a stub that compiles whatever its return
+/// type, `{}` where there is none (a constructor loses its initializer list with it).
+#[test]
+fn an_out_of_line_member_body_becomes_a_stub_not_a_declaration() {
+    let src = "struct S { S(); ~S(); int f(); int a; };\nS::S() : a(1) { a = 2; }\nS::~S() { a = 0; }\ntemplate <class T> struct X { T g(); };\ntemplate <class T> T X<T>::g() { return T(); }\nint S::f() { return a + 1; }\nint h() { return 2; }\n";
+    let want = "struct S { S(); ~S(); int f(); int a; };\nS::S() {}\nS::~S() {}\ntemplate <class T> struct X { T g(); };\ntemplate <class T> T X<T>::g() {throw 0;}\nint S::f() {throw 0;}\nint h() ;\n";
+    assert_eq!(declarations(src), want);
+}
+
 #[test]
 fn defaulted_functions_have_no_body_to_drop() {
     let src = "struct S { S() = default; };\n";

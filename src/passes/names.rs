@@ -143,10 +143,18 @@ impl Pass for Declarations {
             let Some(body) = n.child_by_field_name(t.body_field) else {
                 continue;
             };
+            // `int W::g();` declares nothing outside `W`: an out-of-line member's body becomes
+            // the stub (`{}` without a return type: constructors, destructors) or stays
+            let end = match defines_a_member(n, t) {
+                false => t.declaration_end,
+                true if t.stub_body.is_empty() => continue,
+                true if n.child_by_field_name(t.type_field).is_none() => t.empty_block,
+                true => t.stub_body,
+            };
             out.push(Edit::new(
                 body_start(n, body, t),
                 body.end_byte(),
-                t.declaration_end.as_bytes(),
+                end.as_bytes(),
             ));
         }
         out.extend(stubs(&nodes, t));
@@ -179,6 +187,34 @@ fn stubs(nodes: &[Node], t: &RewriteTable) -> Vec<Edit> {
         }
     }
     out
+}
+
+/// Whether the item (through templates) defines a member out of line: its declarator's name
+/// is qualified (`W::g`).
+pub(super) fn defines_a_member(item: Node, t: &RewriteTable) -> bool {
+    let Some(mut d) = wrapped(item, t).and_then(|f| f.child_by_field_name(t.declarator_field))
+    else {
+        return false;
+    };
+    for _ in 0..64 {
+        if t.qualified_names.contains(&d.kind()) {
+            return true;
+        }
+        match d.child_by_field_name(t.declarator_field) {
+            Some(inner) => d = inner,
+            None => return false,
+        }
+    }
+    false
+}
+
+/// The item a wrapper (`template<..>`, `extern "C"`) wraps, through every wrapper.
+pub(super) fn wrapped<'t>(mut item: Node<'t>, t: &RewriteTable) -> Option<Node<'t>> {
+    while t.item_wrappers.contains(&item.kind()) {
+        let mut cursor = item.walk();
+        item = item.named_children(&mut cursor).last()?;
+    }
+    Some(item)
 }
 
 /// Where a function definition's body starts when it goes: a constructor's `: a(x)` goes with it.
