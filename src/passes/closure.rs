@@ -343,8 +343,9 @@ fn body_of<'t>(item: Node<'t>, src: &[u8], t: &RewriteTable) -> Option<Split<'t>
     if deduced || constexpr {
         return None;
     }
-    let name = function_declarator(f, t)?.child_by_field_name(t.declarator_field)?;
-    let member = t.qualified_names.contains(&name.kind());
+    // (a definition whose declarator tree-sitter did not read as a function's stays whole)
+    function_declarator(f, t)?.child_by_field_name(t.declarator_field)?;
+    let member = defines_a_member(item, t);
     Some(Split {
         body: (!member).then_some((body, start)),
     })
