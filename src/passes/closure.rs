@@ -138,7 +138,10 @@ fn push_class<'s>(
         .collect();
     let mut skip: Vec<usize> = members.iter().map(Node::id).collect();
     skip.sort_unstable();
-    let (used, declared) = b.names(item, &skip, src, t);
+    let (mut used, declared) = b.names(item, &skip, src, t);
+    if defines_a_nested_class(item, t) {
+        used.extend_from_slice(&declared);
+    }
     let own: Vec<u32> = wrapped(item, t)
         .and_then(|c| name_of(c, t))
         .map(|n| b.intern(text(n, src)))
@@ -153,6 +156,31 @@ fn push_class<'s>(
     for m in members {
         push_item(b, m, false, split_bodies, true, &own, src, t);
     }
+}
+
+/// An out-of-line nested class (`class W::In {..};`, through `template<..>`): like an
+/// out-of-line member function, it needs the `class In;` that declares it in `W` (libstdc++'s
+/// `locale::facet`, `locale::id`, `locale::_Impl`), which nothing else names.
+fn defines_a_nested_class(item: Node, t: &RewriteTable) -> bool {
+    wrapped(item, t).is_some_and(|c| {
+        t.tagged_types.contains(&c.kind())
+            && c.child_by_field_name(t.name_field)
+                .is_some_and(|n| t.qualified_names.contains(&n.kind()))
+    })
+}
+
+/// The name of a declaration `class In;` (no body, no declarator), as a member declares a
+/// nested class that is defined out of line.
+fn nested_class_declaration<'t>(m: Node<'t>, t: &RewriteTable) -> Option<Node<'t>> {
+    if m.kind() != t.field_declaration || m.child_by_field_name(t.declarator_field).is_some() {
+        return None;
+    }
+    let class = m.child_by_field_name(t.type_field)?;
+    if !t.tagged_types.contains(&class.kind()) || class.child_by_field_name(t.body_field).is_some()
+    {
+        return None;
+    }
+    name_of(class, t)
 }
 
 /// A member of a class body that can go on its own: a declaration of some kind, whole, not a
@@ -202,11 +230,19 @@ fn push_item<'s>(
         .into_iter()
         .collect();
     let (mut used, mut declared) = b.names(item, &skip, src, t);
+    // a member `class In;` declares `In` (a forward declaration elsewhere declares nothing:
+    // the definition is what a user needs)
+    if !owner.is_empty()
+        && let Some(name) = nested_class_declaration(item, t)
+    {
+        declared.push(b.intern(text(name, src)));
+    }
     used.extend_from_slice(owner);
     declared.retain(|d| !owner.contains(d));
-    // an out-of-line member (`int W::g() {..}`, `int W::x = 1;`) needs the declaration in its
-    // class when the class's members are units: it uses the name it defines
-    if members && defines_a_member(item, t) {
+    // an out-of-line member (`int W::g() {..}`, `int W::x = 1;`, `class W::In {..};`) needs
+    // the declaration in its class when the class's members are units: it uses the name it
+    // defines
+    if members && (defines_a_member(item, t) || defines_a_nested_class(item, t)) {
         used.append(&mut declared);
     }
     let Some(Split {

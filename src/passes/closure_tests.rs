@@ -148,6 +148,37 @@ fn an_out_of_line_member_goes_whole_and_keeps_its_declaration() {
 }
 
 #[test]
+fn an_out_of_line_nested_class_keeps_its_declaration_in_the_class() {
+    let src = "class L { public: class facet; class id; int n; };\nclass L::facet { int bug; };\nclass L::id { int x; };\ntemplate<class T> struct W { struct In; struct Out; };\ntemplate<class T> struct W<T>::In { T bug2; };\n";
+    // the test wants both bodies: each keeps the declaration its class has of it, and only
+    // that one (without it, each would cost a root of its own)
+    let u = units(&parse_cpp(src), src.as_bytes(), &CPP, true, true);
+    let mut space = EditSpace::new(src.as_bytes().to_vec());
+    space.next_layer(&[], u.hunks);
+    let mut policy = KeepClosure::new(Rc::new(u.deps), 8).with_roots(u.fixed);
+    let rendered = |c: &[Unit]| String::from_utf8(space.render(c)).unwrap();
+    let mut oracle = FnOracle(|c: &[Unit]| {
+        let out = rendered(c);
+        out.contains("int bug;") && out.contains("T bug2;")
+    });
+    let kept = reduce(space.all_units(), &mut oracle, &mut policy);
+    let out = rendered(&kept);
+    assert!(
+        out.contains("class facet;") && out.contains("struct In;"),
+        "{out}"
+    );
+    assert!(
+        !out.contains("class id;") && !out.contains("L::id"),
+        "{out}"
+    );
+    assert!(
+        !out.contains("struct Out;") && !out.contains("int n;"),
+        "{out}"
+    );
+    assert_eq!(policy.roots().len(), 2, "{out}");
+}
+
+#[test]
 fn class_members_stay_only_when_something_kept_names_them() {
     let src = "template<class T> class basic_string { public: basic_string(); ~basic_string(); int size() const { return n; } int append(T c) { return grow(c); } int grow(T c); int n; };\nint bug(basic_string<char> &s) { return s.size(); }\n";
     let out = keep_with(src, &CPP, &parse_cpp(src), "int bug", false, true);
