@@ -370,6 +370,7 @@ impl<'a> Driver<'a> {
         if !table.is_empty() && !prelude.is_empty() {
             self.measure("quiet-warnings", |d| d.quiet(prelude.as_bytes()))?;
         }
+        let closure = self.tester.best.len() > CLOSURE_MIN_BYTES && !table.is_empty();
         if self.tester.best.len() > CLOSURE_MIN_BYTES {
             if !table.is_empty() {
                 self.measure("keep-closure", |d| d.closure(false, false))?;
@@ -399,6 +400,12 @@ impl<'a> Driver<'a> {
                     break;
                 }
             }
+        }
+        // the bulk passes cut names the first closure had to keep (a use in a body it could
+        // not drop yet): the graph of what is left has a smaller closure
+        if closure && self.tester.best.len() > CLOSURE_MIN_BYTES && !self.tester.stopped() {
+            let members = self.rewriter.as_ref().is_some_and(|r| r.member_lists);
+            self.measure("keep-closure-again", |d| d.closure(true, members))?;
         }
         self.measured_deletion()?;
         loop {

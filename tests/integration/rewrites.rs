@@ -131,3 +131,52 @@ fn a_run_stopped_after_the_warnings_prelude_ends_no_larger_than_its_input() {
     .expect_code(0);
     assert_eq!(String::from_utf8(env.read("out.rs")).unwrap(), src);
 }
+
+/// On a text still above the closure's 256 KB after the bulk passes by name, keep-closure runs
+/// once more after them; where they changed nothing it costs no test (the cache answers what
+/// the first closure asked).
+#[test]
+fn a_large_text_gets_the_closure_again_after_the_bulk_passes() {
+    let env = TestEnv::new();
+    let mut src = String::new();
+    for k in 0..2000 {
+        let terms: Vec<String> = (0..12).map(|j| format!("a * {}", k + j)).collect();
+        src += &format!("int f{k}(int a) {{ return {}; }}\n", terms.join(" + "));
+    }
+    assert!(src.len() > 256 * 1024);
+    env.write("in.c", &src);
+    // every body is needed: nothing goes, and the text stays large
+    let test = env.script("t.sh", "[ \"$(grep -c 'return a' \"$1\")\" -ge 2000 ]");
+    // (the deletion rounds after it would try every function: the run stops before)
+    let test = test.to_str().unwrap();
+    env.run([
+        "-j1",
+        "--max-attempts",
+        "500",
+        "--stats-json",
+        "st.json",
+        "--test",
+        test,
+        "in.c",
+        "-o",
+        "out.c",
+    ])
+    .expect_code(0);
+    let out = String::from_utf8(env.read("out.c")).unwrap();
+    let stats: serde_json::Value = serde_json::from_slice(&env.read("st.json")).unwrap();
+    assert_eq!(out.matches("return a").count(), 2000);
+    let names: Vec<&str> = stats["passes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    let at = |name: &str| names.iter().position(|n| *n == name);
+    let again = at("keep-closure-again").unwrap_or_else(|| panic!("{names:?}"));
+    assert!(
+        at("definitions-to-declarations").is_some_and(|d| d < again),
+        "{names:?}"
+    );
+    assert_eq!(pass(&stats, "keep-closure-again")["tests"], 0, "{stats}");
+    assert!(pass(&stats, "keep-closure-bodies")["tests"].as_u64() > Some(0));
+}
