@@ -401,8 +401,9 @@ impl<'a> Driver<'a> {
                 }
             }
         }
-        // the bulk passes cut names the first closure had to keep (a use in a body it could
-        // not drop yet): the graph of what is left has a smaller closure
+        // a closure stops after CLOSURE_MAX_ROOTS roots and keeps everything below the last;
+        // the bulk passes removed what some of those roots were needed for, so on what they
+        // left the same number of roots reaches further down
         if closure && self.tester.best.len() > CLOSURE_MIN_BYTES && !self.tester.stopped() {
             let members = self.rewriter.as_ref().is_some_and(|r| r.member_lists);
             self.measure("keep-closure-again", |d| d.closure(true, members))?;
