@@ -139,7 +139,8 @@ fn push_class<'s>(
     let mut skip: Vec<usize> = members.iter().map(Node::id).collect();
     skip.sort_unstable();
     let (mut used, declared) = b.names(item, &skip, src, t);
-    if defines_a_nested_class(item, t) {
+    // `class W::In {..};` needs the `class In;` in `W`, as an out-of-line function does
+    if defines_a_member(item, t) {
         used.extend_from_slice(&declared);
     }
     let own: Vec<u32> = wrapped(item, t)
@@ -158,19 +159,8 @@ fn push_class<'s>(
     }
 }
 
-/// An out-of-line nested class (`class W::In {..};`, through `template<..>`): like an
-/// out-of-line member function, it needs the `class In;` that declares it in `W` (libstdc++'s
-/// `locale::facet`, `locale::id`, `locale::_Impl`), which nothing else names.
-fn defines_a_nested_class(item: Node, t: &RewriteTable) -> bool {
-    wrapped(item, t).is_some_and(|c| {
-        t.tagged_types.contains(&c.kind())
-            && c.child_by_field_name(t.name_field)
-                .is_some_and(|n| t.qualified_names.contains(&n.kind()))
-    })
-}
-
 /// The name of a declaration `class In;` (no body, no declarator), as a member declares a
-/// nested class that is defined out of line.
+/// nested class that is defined out of line (libstdc++'s `locale::facet`, `locale::id`).
 fn nested_class_declaration<'t>(m: Node<'t>, t: &RewriteTable) -> Option<Node<'t>> {
     if m.kind() != t.field_declaration || m.child_by_field_name(t.declarator_field).is_some() {
         return None;
@@ -242,7 +232,7 @@ fn push_item<'s>(
     // an out-of-line member (`int W::g() {..}`, `int W::x = 1;`, `class W::In {..};`) needs
     // the declaration in its class when the class's members are units: it uses the name it
     // defines
-    if members && (defines_a_member(item, t) || defines_a_nested_class(item, t)) {
+    if members && defines_a_member(item, t) {
         used.append(&mut declared);
     }
     let Some(Split {

@@ -190,10 +190,17 @@ fn stubs(nodes: &[Node], t: &RewriteTable) -> Vec<Edit> {
 }
 
 /// Whether the item (through templates) defines a member out of line: its declarator's name
-/// is qualified (`W::g`).
+/// is qualified (`W::g`), or it is a class whose name is (`class W::In {..};`).
 pub(super) fn defines_a_member(item: Node, t: &RewriteTable) -> bool {
-    let Some(mut d) = wrapped(item, t).and_then(|f| f.child_by_field_name(t.declarator_field))
-    else {
+    let Some(item) = wrapped(item, t) else {
+        return false;
+    };
+    if t.tagged_types.contains(&item.kind()) {
+        return item
+            .child_by_field_name(t.name_field)
+            .is_some_and(|n| t.qualified_names.contains(&n.kind()));
+    }
+    let Some(mut d) = item.child_by_field_name(t.declarator_field) else {
         return false;
     };
     for _ in 0..64 {

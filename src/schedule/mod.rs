@@ -370,8 +370,8 @@ impl<'a> Driver<'a> {
         if !table.is_empty() && !prelude.is_empty() {
             self.measure("quiet-warnings", |d| d.quiet(prelude.as_bytes()))?;
         }
-        let closure = self.tester.best.len() > CLOSURE_MIN_BYTES && !table.is_empty();
-        if self.tester.best.len() > CLOSURE_MIN_BYTES {
+        let large = self.tester.best.len() > CLOSURE_MIN_BYTES;
+        if large {
             if !table.is_empty() {
                 self.measure("keep-closure", |d| d.closure(false, false))?;
                 self.measure("keep-closure-bodies", |d| d.closure(true, false))?;
@@ -404,7 +404,11 @@ impl<'a> Driver<'a> {
         // a closure stops after CLOSURE_MAX_ROOTS roots and keeps everything below the last;
         // the bulk passes removed what some of those roots were needed for, so on what they
         // left the same number of roots reaches further down
-        if closure && self.tester.best.len() > CLOSURE_MIN_BYTES && !self.tester.stopped() {
+        if large
+            && !table.is_empty()
+            && self.tester.best.len() > CLOSURE_MIN_BYTES
+            && !self.tester.stopped()
+        {
             let members = self.rewriter.as_ref().is_some_and(|r| r.member_lists);
             self.measure("keep-closure-again", |d| d.closure(true, members))?;
         }
