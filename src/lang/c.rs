@@ -96,6 +96,7 @@ pub const C: RewriteTable = RewriteTable {
     // a prototype is a use: with declarations as no uses, an unused prototype and its
     // definition go early and a run can take another, longer path to a warning
     declarations_are_uses: true,
+    implicit_uses: &[],
     member_lists: false,
     item_lists: &["translation_unit"],
     scopes: &["translation_unit"],

@@ -81,14 +81,19 @@ pub const REWRITE: RewriteTable = RewriteTable {
         "property_identifier",
         "shorthand_property_identifier",
         "shorthand_property_identifier_pattern",
+        "private_property_identifier",
     ],
-    item_lists: &["program", "statement_block"],
+    // a class's methods are items too: a method no name reaches goes whole
+    item_lists: &["program", "statement_block", "class_body"],
     name_field: "name",
     named_items: &[
         "function_declaration",
         "generator_function_declaration",
         "class_declaration",
+        "method_definition",
     ],
+    // `new C()` runs it, and nothing names it
+    implicit_uses: &["constructor"],
     declarators: &["variable_declarator"],
     // an export table `{f: f, g}`, or statements `lib.f = f;`, name every function of a
     // library

@@ -68,6 +68,9 @@ pub struct RewriteTable {
     /// Whether the place that declares a name counts as a use of it for the unreferenced pass
     /// (then a prototype keeps its definition alive, and the other way round).
     pub declarations_are_uses: bool,
+    /// Names the language calls without naming them (JavaScript's `constructor`): the
+    /// unreferenced pass never takes an item that declares one.
+    pub implicit_uses: &'static [&'static str],
     /// Whether class bodies (`field_declaration_list`) are opened by the keep-closure pass:
     /// each member a unit that needs its class (C++, where libstdc++ classes are huge).
     pub member_lists: bool,
@@ -221,6 +224,7 @@ impl RewriteTable {
         item_wrappers: &[],
         initializer_list: None,
         declarations_are_uses: false,
+        implicit_uses: &[],
         member_lists: false,
         function_definition: "",
         body_field: "",

@@ -283,7 +283,11 @@ impl<'t, 's> Uses<'t, 's> {
 
     /// Does no occurrence of any of `declared` lie outside `item`? False if it declares nothing.
     fn unreferenced(&self, item: Node, declared: &[&[u8]], src: &[u8], t: &RewriteTable) -> bool {
-        if declared.is_empty() {
+        if declared.is_empty()
+            || declared
+                .iter()
+                .any(|d| t.implicit_uses.iter().any(|u| u.as_bytes() == *d))
+        {
             return false;
         }
         let mut inside: HashMap<&[u8], u32> = HashMap::new();
@@ -521,5 +525,17 @@ mod tests {
             "{out}"
         );
         assert!(out.contains("function f(x)"), "{out}");
+    }
+
+    #[test]
+    fn javascript_methods_nobody_calls_are_unreferenced() {
+        let js = &crate::lang::javascript::SPEC;
+        let src = "class C {\n  #n = 1;\n  get() { return this.#read(); }\n  #read() { return this.#n; }\n  #spare() { return 2; }\n  unused() { return 3; }\n  constructor() { this.x = 1; }\n}\nif (new C().get()) {}\n";
+        let tree = crate::passes::tests::parse_in(js, src);
+        let out = apply_all(src, &Unreferenced.edits(&tree, src.as_bytes(), js.rewrite));
+        assert!(!out.contains("#spare") && !out.contains("unused"), "{out}");
+        assert!(out.contains("get()") && out.contains("#read()"), "{out}");
+        // nothing names it, and `new C()` runs it
+        assert!(out.contains("constructor()"), "{out}");
     }
 }
