@@ -97,6 +97,7 @@ pub const C: RewriteTable = RewriteTable {
     // definition go early and a run can take another, longer path to a warning
     declarations_are_uses: true,
     implicit_uses: &[],
+    named_by: &[],
     member_lists: false,
     item_lists: &["translation_unit"],
     scopes: &["translation_unit"],

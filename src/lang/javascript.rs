@@ -94,6 +94,8 @@ pub const REWRITE: RewriteTable = RewriteTable {
     ],
     // `new C()` runs it, and nothing names it
     implicit_uses: &["constructor"],
+    // `#n = 1;` and `n;` in a class body
+    named_by: &[("field_definition", "property")],
     declarators: &["variable_declarator"],
     // an export table `{f: f, g}`, or statements `lib.f = f;`, name every function of a
     // library

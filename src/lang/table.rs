@@ -71,6 +71,9 @@ pub struct RewriteTable {
     /// Names the language calls without naming them (JavaScript's `constructor`): the
     /// unreferenced pass never takes an item that declares one.
     pub implicit_uses: &'static [&'static str],
+    /// Items named by another field than `name_field` (JavaScript's class fields, by
+    /// `property`): (kind, field).
+    pub named_by: &'static [(&'static str, &'static str)],
     /// Whether class bodies (`field_declaration_list`) are opened by the keep-closure pass:
     /// each member a unit that needs its class (C++, where libstdc++ classes are huge).
     pub member_lists: bool,
@@ -225,6 +228,7 @@ impl RewriteTable {
         initializer_list: None,
         declarations_are_uses: false,
         implicit_uses: &[],
+        named_by: &[],
         member_lists: false,
         function_definition: "",
         body_field: "",

@@ -366,6 +366,12 @@ pub(super) fn declared_nodes<'t>(item: Node<'t>, t: &RewriteTable) -> Vec<Node<'
     if t.named_items.contains(&kind) || t.tagged_types.contains(&kind) {
         out.extend(name_of(item, t));
     }
+    if let Some((_, field)) = t.named_by.iter().find(|(k, _)| *k == kind) {
+        out.extend(
+            item.child_by_field_name(field)
+                .and_then(|n| last_name(n, t)),
+        );
+    }
     if t.using_declarations.contains(&kind) {
         let mut cursor = item.walk();
         let target = item.named_children(&mut cursor).last();
@@ -528,13 +534,18 @@ mod tests {
     }
 
     #[test]
-    fn javascript_methods_nobody_calls_are_unreferenced() {
+    fn javascript_methods_and_fields_nobody_uses_are_unreferenced() {
         let js = &crate::lang::javascript::SPEC;
-        let src = "class C {\n  #n = 1;\n  get() { return this.#read(); }\n  #read() { return this.#n; }\n  #spare() { return 2; }\n  unused() { return 3; }\n  constructor() { this.x = 1; }\n}\nif (new C().get()) {}\n";
+        let src = "class C {\n  #n = 1;\n  #m;\n  k = 0;\n  get() { return this.#read(); }\n  #read() { return this.#n; }\n  #spare() { return 2; }\n  unused() { return 3; }\n  constructor() { this.x = 1; }\n}\nif (new C().get()) {}\n";
         let tree = crate::passes::tests::parse_in(js, src);
         let out = apply_all(src, &Unreferenced.edits(&tree, src.as_bytes(), js.rewrite));
         assert!(!out.contains("#spare") && !out.contains("unused"), "{out}");
         assert!(out.contains("get()") && out.contains("#read()"), "{out}");
+        // a field nothing reads goes too
+        assert!(
+            out.contains("#n = 1;") && !out.contains("#m;") && !out.contains("k = 0;"),
+            "{out}"
+        );
         // nothing names it, and `new C()` runs it
         assert!(out.contains("constructor()"), "{out}");
     }
