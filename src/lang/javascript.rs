@@ -83,7 +83,7 @@ pub const REWRITE: RewriteTable = RewriteTable {
         "shorthand_property_identifier_pattern",
         "private_property_identifier",
     ],
-    // a class's methods are items too: a method no name reaches goes whole
+    // a class's methods and fields are items too: one no name reaches goes whole
     item_lists: &["program", "statement_block", "class_body"],
     name_field: "name",
     named_items: &[
