@@ -520,12 +520,18 @@ mod tests {
         assert_eq!(out, "static int f(int x) ;\nint main(void) ;\n");
     }
 
+    /// `src` with every unreferenced JavaScript item deleted at once.
+    fn unreferenced_in_javascript(src: &str) -> String {
+        let js = &crate::lang::javascript::SPEC;
+        let tree = crate::passes::tests::parse_in(js, src);
+        apply_all(src, &Unreferenced.edits(&tree, src.as_bytes(), js.rewrite))
+    }
+
     #[test]
     fn javascript_locals_nobody_reads_are_unreferenced() {
-        let js = &crate::lang::javascript::SPEC;
-        let src = "function f(x) {\n  var unused = x + 1;\n  let kept = 2;\n  return kept;\n}\nif (f(1)) {}\n";
-        let tree = crate::passes::tests::parse_in(js, src);
-        let out = apply_all(src, &Unreferenced.edits(&tree, src.as_bytes(), js.rewrite));
+        let out = unreferenced_in_javascript(
+            "function f(x) {\n  var unused = x + 1;\n  let kept = 2;\n  return kept;\n}\nif (f(1)) {}\n",
+        );
         assert!(
             !out.contains("unused") && out.contains("let kept = 2;"),
             "{out}"
@@ -535,10 +541,9 @@ mod tests {
 
     #[test]
     fn javascript_methods_and_fields_nobody_uses_are_unreferenced() {
-        let js = &crate::lang::javascript::SPEC;
-        let src = "class C {\n  #n = 1;\n  #m;\n  k = 0;\n  get() { return this.#read(); }\n  #read() { return this.#n; }\n  #spare() { return 2; }\n  unused() { return 3; }\n  constructor() { this.x = 1; }\n}\nif (new C().get()) {}\n";
-        let tree = crate::passes::tests::parse_in(js, src);
-        let out = apply_all(src, &Unreferenced.edits(&tree, src.as_bytes(), js.rewrite));
+        let out = unreferenced_in_javascript(
+            "class C {\n  #n = 1;\n  #m;\n  k = 0;\n  get() { return this.#read(); }\n  #read() { return this.#n; }\n  #spare() { return 2; }\n  unused() { return 3; }\n  constructor() { this.x = 1; }\n}\nif (new C().get()) {}\n",
+        );
         assert!(!out.contains("#spare") && !out.contains("unused"), "{out}");
         assert!(out.contains("get()") && out.contains("#read()"), "{out}");
         // a field nothing reads goes too

@@ -371,6 +371,7 @@ impl<'a> Driver<'a> {
             self.measure("quiet-warnings", |d| d.quiet(prelude.as_bytes()))?;
         }
         let large = self.tester.best.len() > CLOSURE_MIN_BYTES;
+        let members = self.rewriter.is_some_and(|r| r.member_lists);
         if large {
             if !table.is_empty() {
                 self.measure("keep-closure", |d| d.closure(false, false))?;
@@ -378,7 +379,7 @@ impl<'a> Driver<'a> {
                 // class members one by one only now: their search needs more roots (members
                 // the test needs without naming them: constructors, operators), which a
                 // smaller file pays for
-                if self.rewriter.as_ref().is_some_and(|r| r.member_lists) {
+                if members {
                     self.measure("keep-closure-members", |d| d.closure(true, true))?;
                 }
             } else if self.schedule.rewrites && matches!(self.front, Front::Text) {
@@ -409,7 +410,6 @@ impl<'a> Driver<'a> {
             && self.tester.best.len() > CLOSURE_MIN_BYTES
             && !self.tester.stopped()
         {
-            let members = self.rewriter.as_ref().is_some_and(|r| r.member_lists);
             self.measure("keep-closure-again", |d| d.closure(true, members))?;
         }
         self.measured_deletion()?;
