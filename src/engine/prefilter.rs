@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Condvar, Mutex};
 
 use crate::tree::render::Splice;
+use crate::tree::reparse::RoundText;
 use crate::tree::ts::Reparse;
 
 /// A test run's number: the pool's jobs and the prefilter's checks are keyed by it.
@@ -24,15 +25,16 @@ pub use crate::tree::reparse::MakeChecker;
 /// count of every candidate checked so far.
 pub struct Shared {
     make: MakeChecker,
-    /// The round's text (`None`: candidates are parsed from scratch); `id` tells bases apart.
-    base: Option<Arc<[u8]>>,
+    /// The round's text and tree (`None`: candidates are parsed from scratch); `id` tells
+    /// bases apart.
+    base: Option<RoundText>,
     id: u64,
     errors: Mutex<HashMap<Ticket, Option<usize>>>,
     published: Condvar,
 }
 
 impl Shared {
-    pub fn new(make: MakeChecker, base: Option<Arc<[u8]>>) -> Arc<Shared> {
+    pub fn new(make: MakeChecker, base: Option<RoundText>) -> Arc<Shared> {
         use std::sync::atomic::{AtomicU64, Ordering};
         static NEXT: AtomicU64 = AtomicU64::new(1);
         Arc::new(Shared {

@@ -17,6 +17,7 @@ use crate::policy::recall::Recall;
 use crate::policy::until::Until;
 use crate::policy::{Only, Unit};
 use crate::tree::render::Tokens;
+use crate::tree::reparse::RoundText;
 use crate::tree::ts::Reparse;
 
 /// Perses's replacements that failed, by [`Recall`] key, over the whole run.
@@ -120,8 +121,13 @@ impl Driver<'_> {
                 true => Some(self.filter.as_mut()),
                 false => None,
             };
-            let mut oracle = TreeOracle::new(&parsed.tokens, self.tester, prefilter, parsed.errors)
-                .with_workers(self.front.make_checker());
+            let base = RoundText {
+                tree: self.trees.parsed(&text),
+                text: text.clone(),
+            };
+            let mut oracle =
+                TreeOracle::new(&parsed.tokens, base, self.tester, prefilter, parsed.errors)
+                    .with_workers(self.front.make_checker());
             // comments first, all at once if the test allows (it usually does): one test can
             // spare thousands of one-comment passes later
             let comments = self.front.comment_tokens(&parsed);

@@ -67,6 +67,13 @@ impl<'f> Trees<'f> {
         Ok(tree)
     }
 
+    /// The tree of `src` if it is the last one parsed (a copy: tree-sitter's trees share their
+    /// nodes), for the checkers that re-parse candidates against it.
+    pub fn parsed(&self, src: &[u8]) -> Option<Tree> {
+        let (text, tree) = self.last.as_ref()?;
+        (**text == *src).then(|| tree.clone())
+    }
+
     /// `f` of the trees of `src` cut into pieces of whole top-level forms ([`pieces`]), parsed
     /// one at a time, and their parse errors; `None` where the grammar is not cut, `src` is one
     /// piece or its whole tree is at hand. No tree of the whole text is made or kept.

@@ -5,6 +5,8 @@
 //! round, so the answer is a function of the round's text and the candidate alone, never of
 //! which candidates were parsed before (results stay the same for every `-j`).
 
+use std::sync::Arc;
+
 use anyhow::{Context, Result};
 use tree_sitter::{InputEdit, Parser, Point, Tree};
 
@@ -49,13 +51,24 @@ pub fn count_errors(tree: &Tree) -> (usize, Option<usize>) {
 /// Makes a worker's parser (the feeding thread's is made the same way).
 pub type MakeChecker = std::sync::Arc<dyn Fn() -> anyhow::Result<Box<dyn Reparse>> + Send + Sync>;
 
+/// A round's text, and its tree-sitter tree if the caller has one: every checker re-parses
+/// against that one tree (tree-sitter's trees are shared, edited copies cost only the paths they
+/// change), where each would otherwise parse the round's text into a tree of its own (tens of
+/// bytes per byte of text, once per test worker).
+#[derive(Clone)]
+pub struct RoundText {
+    pub text: Arc<[u8]>,
+    /// A fresh parse of `text` (the same tree a checker would make).
+    pub tree: Option<Tree>,
+}
+
 /// Re-parses a candidate and counts its errors: the prefilter's question.
 pub trait Reparse {
     /// ERROR + MISSING nodes (or the front end's equivalent); `None` if it cannot tell.
     fn errors(&mut self, src: &[u8]) -> Option<usize>;
 
-    /// Remembers `src` (a round's text) as the base of later [`Reparse::errors_edited`] calls.
-    fn set_base(&mut self, _src: &[u8]) {}
+    /// Remembers a round's text as the base of later [`Reparse::errors_edited`] calls.
+    fn set_base(&mut self, _base: &RoundText) {}
 
     /// The errors of `src`, which is the base with `splices` made (in order, in the base's
     /// coordinates), from a parse that may reuse the base's tree.
@@ -79,8 +92,10 @@ const MAX_SPLICES: usize = 4096;
 /// A tree-sitter parser that re-parses candidates against the round's tree.
 pub struct Incremental {
     parser: Parser,
-    /// The round's text, and its tree once a candidate needed it.
-    text: Vec<u8>,
+    /// The round's text, its tree if the round brought one, and the base once a candidate
+    /// needed it.
+    text: Arc<[u8]>,
+    given: Option<Tree>,
     base: Option<Base>,
 }
 
@@ -112,14 +127,18 @@ impl Incremental {
     pub fn new(parser: Parser) -> Incremental {
         Incremental {
             parser,
-            text: Vec::new(),
+            text: Arc::from(&[][..]),
+            given: None,
             base: None,
         }
     }
 
     fn base(&mut self) -> Option<&Base> {
         if self.base.is_none() {
-            let tree = parse_tree(&mut self.parser, &self.text).ok()?;
+            let tree = match self.given.take() {
+                Some(tree) => tree,
+                None => parse_tree(&mut self.parser, &self.text).ok()?,
+            };
             let newlines = self.text.iter().enumerate().filter(|&(_, &c)| c == b'\n');
             let line_starts = std::iter::once(0)
                 .chain(newlines.map(|(i, _)| i + 1))
@@ -135,10 +154,14 @@ impl Reparse for Incremental {
         self.parser.errors(src)
     }
 
-    fn set_base(&mut self, src: &[u8]) {
-        if self.text != src {
-            self.text = src.to_vec();
+    fn set_base(&mut self, base: &RoundText) {
+        if !Arc::ptr_eq(&self.text, &base.text) && *self.text != *base.text {
+            self.text = base.text.clone();
             self.base = None;
+            self.given = None;
+        }
+        if self.base.is_none() && self.given.is_none() {
+            self.given = base.tree.clone();
         }
     }
 
@@ -173,7 +196,8 @@ mod tests {
     use crate::tree::ts::{build, new_parser};
 
     /// Every candidate of a small C program that deletes one or two runs of tokens gets the
-    /// same error count from the incremental re-parse as from a fresh one.
+    /// same error count from the incremental re-parse as from a fresh one, whether the checker
+    /// parsed the round's text itself or was handed the round's tree.
     #[test]
     fn incremental_reparse_agrees_with_a_fresh_parse() {
         let src =
@@ -181,22 +205,30 @@ mod tests {
         let grammar = Grammar::new(&crate::lang::c::SPEC).unwrap();
         let parsed = build(&grammar, &mut new_parser(&grammar).unwrap(), src).unwrap();
         let mut fresh = new_parser(&grammar).unwrap();
-        let mut inc = Incremental::new(new_parser(&grammar).unwrap());
-        inc.set_base(src);
-        let n = parsed.tokens.len() as u32;
-        let (mut out, mut copies, mut list) = (Vec::new(), Vec::new(), Vec::new());
-        let mut differed = 0;
-        for (a, b, c) in (0..n).flat_map(|a| (a..n).flat_map(move |b| [(a, b, b + 3)])) {
-            let config: Vec<u32> = (0..n)
-                .filter(|&t| !(a..=b).contains(&t) && t != c)
-                .collect();
-            parsed
-                .tokens
-                .render_recording(&config, &mut out, &mut copies);
-            splices(&copies, src.len(), out.len(), &mut list);
-            let want = fresh.errors(&out);
-            differed += usize::from(inc.errors_edited(&out, &list) != want);
+        let tree = parse_tree(&mut new_parser(&grammar).unwrap(), src).unwrap();
+        for given in [None, Some(tree)] {
+            let mut inc = Incremental::new(new_parser(&grammar).unwrap());
+            let handed = given.is_some();
+            inc.set_base(&RoundText {
+                text: Arc::from(&src[..]),
+                tree: given,
+            });
+            assert_eq!(inc.given.is_some(), handed);
+            let n = parsed.tokens.len() as u32;
+            let (mut out, mut copies, mut list) = (Vec::new(), Vec::new(), Vec::new());
+            let mut differed = 0;
+            for (a, b, c) in (0..n).flat_map(|a| (a..n).flat_map(move |b| [(a, b, b + 3)])) {
+                let config: Vec<u32> = (0..n)
+                    .filter(|&t| !(a..=b).contains(&t) && t != c)
+                    .collect();
+                parsed
+                    .tokens
+                    .render_recording(&config, &mut out, &mut copies);
+                splices(&copies, src.len(), out.len(), &mut list);
+                let want = fresh.errors(&out);
+                differed += usize::from(inc.errors_edited(&out, &list) != want);
+            }
+            assert_eq!(differed, 0);
         }
-        assert_eq!(differed, 0);
     }
 }

@@ -11,6 +11,7 @@ use crate::engine::{Hint, Predicts, Started, new_ticket};
 use crate::policy::{Unit, Verdict};
 use crate::tree::hints::NameHints;
 use crate::tree::render::{Copy, Segments, Splice, Tokens, splices};
+use crate::tree::reparse::RoundText;
 use crate::tree::ts::Reparse;
 
 /// Lines or chars: render the configuration by concatenation.
@@ -80,6 +81,8 @@ pub struct TreeOracle<'a> {
     /// Where the last rendering copied the round's text, and the changes between them.
     copies: Vec<Copy>,
     splices: Vec<Splice>,
+    /// The round's text and tree, the base of the checkers' re-parses.
+    base: RoundText,
     /// With `-j` above 1: the workers parse the candidates ([`crate::engine::prefilter`]).
     shared: Option<Arc<Shared>>,
     /// Tickets handed to the workers with a check: their counts are published in `shared`.
@@ -102,17 +105,22 @@ impl<'a> TreeOracle<'a> {
         self.shrunk
     }
 
+    /// `base`: the tokens' text, and its tree if the caller has one (the checkers then re-parse
+    /// against that tree instead of each parsing the text again).
     pub fn new(
         tokens: &'a Tokens,
+        base: RoundText,
         tester: &'a mut Tester,
         prefilter: Option<&'a mut dyn Reparse>,
         best_errors: usize,
     ) -> Self {
+        debug_assert!(Arc::ptr_eq(&base.text, &tokens.src));
         let mut prefilter = prefilter;
         if let Some(p) = prefilter.as_mut() {
-            p.set_base(&tokens.src);
+            p.set_base(&base);
         }
         TreeOracle {
+            base,
             tokens,
             tester,
             prefilter,
@@ -133,8 +141,7 @@ impl<'a> TreeOracle<'a> {
     /// with a parser `make` makes: the feeding thread only renders and hashes.
     pub fn with_workers(mut self, make: MakeChecker) -> Self {
         if self.prefilter.is_some() && self.tester.checks_off_thread() {
-            let base = self.tokens.src.clone();
-            self.shared = Some(Shared::new(make, Some(base)));
+            self.shared = Some(Shared::new(make, Some(self.base.clone())));
         }
         self
     }
