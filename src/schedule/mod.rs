@@ -548,11 +548,8 @@ impl<'a> Driver<'a> {
         };
         let (units, errors) = match listed {
             Some(units) => (units, self.trees.early_errors().unwrap_or(0)),
-            // a large C or C++ file: no tree of the whole text either (for C++'s split bodies
-            // and members only the whole tree: where the pieces' error recovery differed from
-            // it, the units cost the rocksdb case a third more tests, see bench/RESULTS.md)
+            // a large C or C++ file: no tree of the whole text either
             None if src.len() > CLOSURE_MIN_BYTES
-                && ((!split_bodies && !members) || self.front.name() == "c")
                 && let Some(listed) = self.trees.in_pieces(&src, in_pieces) =>
             {
                 listed
