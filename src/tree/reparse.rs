@@ -92,10 +92,9 @@ const MAX_SPLICES: usize = 4096;
 /// A tree-sitter parser that re-parses candidates against the round's tree.
 pub struct Incremental {
     parser: Parser,
-    /// The round's text, its tree if the round brought one, and the base once a candidate
-    /// needed it.
+    /// The round's text, and its base: the round's tree if it brought one, else parsed once
+    /// a candidate needs it.
     text: Arc<[u8]>,
-    given: Option<Tree>,
     base: Option<Base>,
 }
 
@@ -106,6 +105,14 @@ struct Base {
 }
 
 impl Base {
+    fn new(tree: Tree, text: &[u8]) -> Base {
+        let newlines = text.iter().enumerate().filter(|&(_, &c)| c == b'\n');
+        let line_starts = std::iter::once(0)
+            .chain(newlines.map(|(i, _)| i + 1))
+            .collect();
+        Base { tree, line_starts }
+    }
+
     fn point(&self, at: usize) -> Point {
         let row = self.line_starts.partition_point(|&s| s <= at) - 1;
         Point::new(row, at - self.line_starts[row])
@@ -128,22 +135,14 @@ impl Incremental {
         Incremental {
             parser,
             text: Arc::from(&[][..]),
-            given: None,
             base: None,
         }
     }
 
     fn base(&mut self) -> Option<&Base> {
         if self.base.is_none() {
-            let tree = match self.given.take() {
-                Some(tree) => tree,
-                None => parse_tree(&mut self.parser, &self.text).ok()?,
-            };
-            let newlines = self.text.iter().enumerate().filter(|&(_, &c)| c == b'\n');
-            let line_starts = std::iter::once(0)
-                .chain(newlines.map(|(i, _)| i + 1))
-                .collect();
-            self.base = Some(Base { tree, line_starts });
+            let tree = parse_tree(&mut self.parser, &self.text).ok()?;
+            self.base = Some(Base::new(tree, &self.text));
         }
         self.base.as_ref()
     }
@@ -158,10 +157,11 @@ impl Reparse for Incremental {
         if !Arc::ptr_eq(&self.text, &base.text) && *self.text != *base.text {
             self.text = base.text.clone();
             self.base = None;
-            self.given = None;
         }
-        if self.base.is_none() && self.given.is_none() {
-            self.given = base.tree.clone();
+        if self.base.is_none()
+            && let Some(tree) = &base.tree
+        {
+            self.base = Some(Base::new(tree.clone(), &self.text));
         }
     }
 
@@ -213,7 +213,7 @@ mod tests {
                 text: Arc::from(&src[..]),
                 tree: given,
             });
-            assert_eq!(inc.given.is_some(), handed);
+            assert_eq!(inc.base.is_some(), handed);
             let n = parsed.tokens.len() as u32;
             let (mut out, mut copies, mut list) = (Vec::new(), Vec::new(), Vec::new());
             let mut differed = 0;
