@@ -50,7 +50,7 @@ struct Sim<'a> {
     /// worse than its parent (the prefilter) is answered at once, without a tick, as in `reduce`.
     real: Option<Real>,
     /// The speculation's name hints (`None` with `CHAIN_SIM_NO_HINTS=1`).
-    names: Option<NameHints>,
+    names: Option<NameHints<'a>>,
 }
 
 /// The cache and the prefilter of a real run, for `CHAIN_SIM_REAL`.

@@ -38,44 +38,75 @@ pub const ORPHANS: u8 = 1;
 /// first occurrence it holds: it takes a declaration with all its uses, which mostly succeeds.
 pub const SELF_CONTAINED: u8 = 4;
 
-/// Where each word of the tokens occurs, and what each token's text is.
-pub struct NameHints {
-    /// Per token: its word's index, or `u32::MAX` if it is no word.
-    word: Vec<u32>,
-    /// Per word: the tokens where it occurs, in order.
-    at: Vec<Vec<Unit>>,
-    /// Per token: the hash of its text (never 0), the same in every round and run.
-    text: Vec<u64>,
+/// Where each word of the tokens occurs. A token's word and text hash are looked up from its
+/// text when asked, not stored per token: at 10^6 tokens and more, two per-token arrays were
+/// the largest part of the speculation's memory, and a hint reads few tokens.
+pub struct NameHints<'t> {
+    tokens: &'t Tokens,
+    /// Per distinct word: its index into `starts`.
+    ids: HashMap<&'t [u8], u32>,
+    /// The tokens where each word occurs, in order: word `w`'s are `at[starts[w]..starts[w + 1]]`.
+    at: Vec<Unit>,
+    starts: Vec<u32>,
 }
 
-impl NameHints {
-    pub fn new(tokens: &Tokens) -> NameHints {
+impl<'t> NameHints<'t> {
+    pub fn new(tokens: &'t Tokens) -> NameHints<'t> {
+        let words = || {
+            (0..tokens.len() as Unit)
+                .map(|t| (t, tokens.text(t)))
+                .filter(|(_, bytes)| is_word(bytes))
+        };
+        // two passes (count, then place) so that the occurrences are one exact array
         let mut ids: HashMap<&[u8], u32> = HashMap::new();
-        let mut hashes: HashMap<&[u8], u64> = HashMap::new();
-        let mut at: Vec<Vec<Unit>> = Vec::new();
-        let mut text = Vec::with_capacity(tokens.len());
-        let word = (0..tokens.len() as Unit)
-            .map(|t| {
-                let bytes = tokens.text(t);
-                text.push(*hashes.entry(bytes).or_insert_with(|| xxh3_64(bytes) | 1));
-                if !is_word(bytes) {
-                    return u32::MAX;
-                }
-                let id = *ids.entry(bytes).or_insert_with(|| {
-                    at.push(Vec::new());
-                    at.len() as u32 - 1
-                });
-                at[id as usize].push(t);
-                id
-            })
-            .collect();
-        NameHints { word, at, text }
+        let mut counts: Vec<u32> = Vec::new();
+        for (_, bytes) in words() {
+            let id = *ids.entry(bytes).or_insert_with(|| {
+                counts.push(0);
+                counts.len() as u32 - 1
+            });
+            counts[id as usize] += 1;
+        }
+        let mut starts = Vec::with_capacity(counts.len() + 1);
+        let mut total = 0u32;
+        for c in &counts {
+            starts.push(total);
+            total += c;
+        }
+        starts.push(total);
+        let mut next = starts[..counts.len()].to_vec();
+        drop(counts);
+        let mut at = vec![0; total as usize];
+        for (t, bytes) in words() {
+            let slot = &mut next[ids[bytes] as usize];
+            at[*slot as usize] = t;
+            *slot += 1;
+        }
+        NameHints {
+            tokens,
+            ids,
+            at,
+            starts,
+        }
+    }
+
+    /// Token `t`'s word, if it is one.
+    fn word(&self, t: Unit) -> Option<u32> {
+        let bytes = self.tokens.text(t);
+        is_word(bytes).then(|| self.ids.get(bytes).copied())?
+    }
+
+    /// The hash of token `t`'s text (never 0), the same in every round and run.
+    fn text(&self, t: Unit) -> u64 {
+        xxh3_64(self.tokens.text(t)) | 1
     }
 
     /// The hint for deleting `delta` (sorted, not empty) from `config` (sorted): its names
     /// ([`NameHints::names`]) and the texts at its edges.
     pub fn hint(&self, config: &[Unit], delta: &[Unit]) -> Hint {
-        let text = |t: Option<&Unit>| t.and_then(|&t| self.text.get(t as usize)).copied();
+        let text = |t: Option<&Unit>| {
+            t.and_then(|&t| ((t as usize) < self.tokens.len()).then(|| self.text(t)))
+        };
         let (first, last) = (delta.first(), delta.last());
         let before = first.and_then(|f| {
             let i = config.partition_point(|u| u < f);
@@ -97,14 +128,21 @@ impl NameHints {
         let mut seen: Vec<u32> = Vec::new();
         let (mut orphans, mut whole) = (0u8, false);
         for &t in delta {
-            let Some(&w) = self.word.get(t as usize).filter(|&&w| w != u32::MAX) else {
+            let Some(w) = (t as usize)
+                .lt(&self.tokens.len())
+                .then(|| self.word(t))
+                .flatten()
+            else {
                 continue;
             };
             if seen.contains(&w) {
                 continue;
             }
             seen.push(w);
-            let mut occurrences = self.at[w as usize].iter().filter(|t| present(t));
+            let (a, b) = (self.starts[w as usize], self.starts[w as usize + 1]);
+            let mut occurrences = self.at[a as usize..b as usize]
+                .iter()
+                .filter(|t| present(t));
             if occurrences.next().is_some_and(deleted) {
                 match occurrences.any(|t| !deleted(t)) {
                     true => orphans += 1,

@@ -88,7 +88,7 @@ pub struct TreeOracle<'a> {
     /// Tickets handed to the workers with a check: their counts are published in `shared`.
     sent: HashSet<Ticket>,
     /// Where each name occurs, for the speculation's hints (built when first asked).
-    names: Option<NameHints>,
+    names: Option<NameHints<'a>>,
 }
 
 /// Inputs smaller than this (in tokens) never end a round early to re-parse.
