@@ -44,7 +44,7 @@ impl Pass for ArrayToScalar {
         let in_macros: Vec<&[u8]> = nodes
             .iter()
             .filter(|n| t.raw_text.contains(&n.kind()))
-            .map(|&n| text(n, src))
+            .map(|n| text(n, src))
             .collect();
         let mut hunks = Vec::new();
         for (name, sites) in &declared {

@@ -159,7 +159,7 @@ fn candidates<'s>(tree: &Tree, src: &'s [u8], t: &RewriteTable) -> Vec<Candidate
     let items = items(&nodes, t);
     let sites = declaring_sites(&nodes, &items, t);
     let mut at: HashMap<&[u8], Vec<Range>> = HashMap::new();
-    for &n in nodes.iter().filter(|n| !sites.contains(&n.id())) {
+    for n in nodes.iter().filter(|n| !sites.contains(&n.id())) {
         for name in names_in_node(n, src, t) {
             at.entry(name)
                 .or_default()
@@ -190,7 +190,7 @@ fn candidates<'s>(tree: &Tree, src: &'s [u8], t: &RewriteTable) -> Vec<Candidate
         );
     }
     let item_ids: HashSet<usize> = items.iter().map(|n| n.id()).collect();
-    for &n in &nodes {
+    for n in &nodes {
         let is_item = item_ids.contains(&n.id());
         let range = (n.start_byte(), n.end_byte());
         if n.kind() == t.field_declaration && !is_item {

@@ -9,7 +9,7 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
-use crate::edits::{Edit, text};
+use crate::edits::{Edit, Preorder, text};
 use crate::lang::table::RewriteTable;
 
 /// How far above a use its reference element may be (`f: f`, `f: a.f`, `f: g(f)`,
@@ -85,7 +85,7 @@ const EXPORT_TABLE_MIN: usize = 8;
 /// named by the table until the entries the test does not need go, and a bisection of the
 /// entries finds those it needs in a few tests each. `declared`: every name the items declare.
 pub(super) fn export_entries<'s>(
-    nodes: &[Node],
+    nodes: &Preorder,
     declared: &HashSet<&[u8]>,
     src: &'s [u8],
     t: &RewriteTable,

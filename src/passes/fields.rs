@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use tree_sitter::{Node, Tree};
 
-use crate::edits::{Edit, Hunk, Pass, elements, preorder, remove_nth, text};
+use crate::edits::{Edit, Hunk, Pass, Preorder, elements, preorder, remove_nth, text};
 use crate::lang::table::RewriteTable;
 
 const STRUCT: &str = "struct_specifier";
@@ -46,7 +46,7 @@ impl Pass for RemoveField {
         // per struct: its field declarations, and its brace initializers
         let mut bodies: HashMap<Vec<u8>, Node> = HashMap::new();
         let mut lists: HashMap<Vec<u8>, Vec<Node>> = HashMap::new();
-        for &n in &nodes {
+        for n in &nodes {
             if n.kind() == STRUCT
                 && let Some(body) = n.child_by_field_name("body")
             {
@@ -98,7 +98,7 @@ impl Pass for RemoveField {
 }
 
 /// `typedef struct S {...} T;`: `T` stands for `struct S`.
-fn aliases(nodes: &[Node], src: &[u8], t: &RewriteTable) -> HashMap<Vec<u8>, Vec<u8>> {
+fn aliases(nodes: &Preorder, src: &[u8], t: &RewriteTable) -> HashMap<Vec<u8>, Vec<u8>> {
     let mut out = HashMap::new();
     for n in nodes.iter().filter(|n| n.kind() == t.type_definition) {
         let Some(ty) = n.child_by_field_name(t.type_field) else {

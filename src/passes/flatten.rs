@@ -9,7 +9,7 @@ use std::collections::HashSet;
 
 use tree_sitter::{Node, Tree};
 
-use crate::edits::{Edit, Hunk, Pass, preorder, text};
+use crate::edits::{Edit, Hunk, Pass, Preorder, preorder, text};
 use crate::lang::table::RewriteTable;
 
 const STRUCT: &str = "struct_specifier";
@@ -31,7 +31,7 @@ impl Pass for FlattenStruct {
     fn hunks(&self, tree: &Tree, src: &[u8], t: &RewriteTable) -> Vec<Hunk> {
         let nodes = preorder(tree);
         let mut hunks = Vec::new();
-        for &n in &nodes {
+        for n in &nodes {
             if n.kind() != STRUCT {
                 continue;
             }
@@ -88,17 +88,17 @@ impl<'t> Definition<'t> {
 
     /// Another struct or union declares a field of the same name (or an initializer
     /// designates one).
-    fn field_is_shared(&self, nodes: &[Node], src: &[u8]) -> bool {
+    fn field_is_shared(&self, nodes: &Preorder, src: &[u8]) -> bool {
         nodes.iter().any(|n| {
             n.kind() == FIELD_NAME
                 && n.id() != self.field_node.id()
                 && n.parent().is_some_and(|p| p.kind() != FIELD_EXPRESSION)
-                && text(*n, src) == self.field
+                && text(n, src) == self.field
         })
     }
 
     /// A use of the type declares several names at once (`S a, b;`).
-    fn used_in_a_list(&self, nodes: &[Node], src: &[u8], t: &RewriteTable) -> bool {
+    fn used_in_a_list(&self, nodes: &Preorder, src: &[u8], t: &RewriteTable) -> bool {
         nodes.iter().any(|n| {
             let Some(ty) = n.child_by_field_name(t.type_field) else {
                 return false;
@@ -123,9 +123,9 @@ impl<'t> Definition<'t> {
     }
 
     /// The edits at every use: the type becomes the field's type, `->f` becomes `[0]`, `.f` goes.
-    fn uses(&self, nodes: &[Node], src: &[u8]) -> Vec<Edit> {
+    fn uses(&self, nodes: &Preorder, src: &[u8]) -> Vec<Edit> {
         let mut out = Vec::new();
-        for &n in nodes {
+        for n in nodes {
             if self.is_use(n, src) {
                 out.push(Edit::new(n.start_byte(), n.end_byte(), &self.scalar));
             }

@@ -26,7 +26,7 @@ impl Pass for InlineReturn {
         let mut returns: HashMap<&[u8], (Node, Node)> = HashMap::new();
         let mut calls: HashMap<&[u8], Vec<Node>> = HashMap::new();
         let mut mentions: HashMap<&[u8], usize> = HashMap::new();
-        for &n in &nodes {
+        for n in &nodes {
             if t.names.contains(&n.kind()) {
                 *mentions.entry(text(n, src)).or_default() += 1;
             }

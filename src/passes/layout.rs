@@ -110,7 +110,6 @@ fn joins(a: &[u8], b: &[u8]) -> bool {
 /// The tokens the layouts print, in order: leaves, and nodes printed as one piece.
 fn leaves<'t>(tree: &'t Tree, t: &RewriteTable) -> Vec<Node<'t>> {
     preorder(tree)
-        .into_iter()
         .filter(|n| is_token(*n, t) && n.start_byte() < n.end_byte())
         .filter(|n| !n.parent().is_some_and(|p| is_token(p, t)))
         .collect()
@@ -274,7 +273,6 @@ fn spaced(a: Node, b: Node, src: &[u8], t: &RewriteTable) -> bool {
 /// The token texts of the tree, for the same-program check.
 fn tokens<'s>(tree: &Tree, src: &'s [u8], t: &RewriteTable) -> Vec<&'s [u8]> {
     preorder(tree)
-        .into_iter()
         .filter(|n| is_token(*n, t) && !n.parent().is_some_and(|p| is_token(p, t)))
         .map(|n| text(n, src))
         .filter(|s| !s.is_empty())

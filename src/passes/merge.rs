@@ -8,7 +8,7 @@ use tree_sitter::{Node, Tree};
 
 use super::names::declared_names;
 use super::windows::MAX_TOKENS;
-use crate::edits::{Edit, Hunk, Pass, preorder, shrinks, text};
+use crate::edits::{Edit, Hunk, Pass, Preorder, preorder, shrinks, text};
 use crate::lang::table::RewriteTable;
 
 /// How many names `A` each `B` may merge into.
@@ -53,7 +53,7 @@ impl Pass for MergeNames {
         let mut uses: HashMap<&[u8], Vec<(usize, usize)>> = HashMap::new();
         for n in &nodes {
             if t.mergeable.contains(&n.kind()) {
-                uses.entry(text(*n, src))
+                uses.entry(text(n, src))
                     .or_default()
                     .push((n.start_byte(), n.end_byte()));
             }
@@ -100,10 +100,10 @@ fn merge(b: &Declared, a: &[u8], uses: &[(usize, usize)]) -> Hunk {
 }
 
 /// Names declared by declarations that declare exactly one name, with every such site.
-fn declarations<'s>(nodes: &[Node], src: &'s [u8], t: &RewriteTable) -> Vec<Declared<'s>> {
+fn declarations<'s>(nodes: &Preorder, src: &'s [u8], t: &RewriteTable) -> Vec<Declared<'s>> {
     let mut by_name: Vec<Declared<'s>> = Vec::new();
     let mut index: HashMap<&[u8], usize> = HashMap::new();
-    for &n in nodes {
+    for n in nodes {
         let parameter = n.kind() == t.parameter_declaration;
         let named = named_sort(n, t);
         if !t.declarations.contains(&n.kind()) && !parameter && named.is_none() {

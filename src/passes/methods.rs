@@ -30,7 +30,7 @@ impl Pass for MethodToFunction {
         }
         let nodes = preorder(tree);
         let mut calls: HashMap<&[u8], Vec<Node>> = HashMap::new();
-        for &n in &nodes {
+        for n in &nodes {
             if n.kind() == t.call
                 && let Some(callee) = n.child_by_field_name(t.function_field)
                 && let Some(name) = member_name(callee)
@@ -39,7 +39,7 @@ impl Pass for MethodToFunction {
             }
         }
         let mut hunks = Vec::new();
-        for &n in &nodes {
+        for n in &nodes {
             if n.kind() != t.field_declaration || n.has_error() {
                 continue;
             }

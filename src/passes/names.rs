@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 use tree_sitter::{Node, Tree};
 
 use super::exports::{export_entries, with_users};
-use crate::edits::{Edit, Hunk, Pass, preorder, text};
+use crate::edits::{Edit, Hunk, Pass, Preorder, preorder, text};
 use crate::lang::table::RewriteTable;
 
 /// Delete every top-level item, struct field and enum member whose declared names no other
@@ -59,7 +59,7 @@ fn candidates<'s>(tree: &Tree, src: &'s [u8], t: &RewriteTable) -> Vec<(Edit, Ve
     out.extend(export_entries(&nodes, &all_declared, src, t));
     // (`Node::parent` walks down from the root: slow on every node of a large file)
     let item_ids: HashSet<usize> = items.iter().map(|n| n.id()).collect();
-    for &n in &nodes {
+    for n in &nodes {
         let kind = n.kind();
         let is_item = item_ids.contains(&n.id());
         if kind == t.field_declaration && !is_item {
@@ -165,7 +165,7 @@ impl Pass for Declarations {
 
 /// The languages without prototypes ([`RewriteTable::stub_functions`]): every outermost
 /// function body longer than the stub becomes it.
-fn stubs(nodes: &[Node], t: &RewriteTable) -> Vec<Edit> {
+fn stubs(nodes: &Preorder, t: &RewriteTable) -> Vec<Edit> {
     let mut out = Vec::new();
     // (most tables have none: no walk over a large C file's nodes)
     if t.stub_functions.is_empty() {
@@ -233,7 +233,7 @@ pub(super) fn body_start(f: Node, body: Node, t: &RewriteTable) -> usize {
 }
 
 /// The items of every item list (the file's top level; C++ namespace and class bodies).
-pub(super) fn items<'t>(nodes: &[Node<'t>], t: &RewriteTable) -> Vec<Node<'t>> {
+pub(super) fn items<'t>(nodes: &Preorder<'t>, t: &RewriteTable) -> Vec<Node<'t>> {
     let mut out = Vec::new();
     for list in nodes.iter().filter(|n| t.item_lists.contains(&n.kind())) {
         let mut cursor = list.walk();
@@ -265,12 +265,17 @@ struct Uses<'t, 's> {
 }
 
 impl<'t, 's> Uses<'t, 's> {
-    fn count(nodes: &[Node<'t>], items: &[Node], src: &'s [u8], t: &RewriteTable) -> Uses<'t, 's> {
+    fn count(
+        nodes: &Preorder<'t>,
+        items: &[Node],
+        src: &'s [u8],
+        t: &RewriteTable,
+    ) -> Uses<'t, 's> {
         let sites = declaring_sites(nodes, items, t);
         let mut count: HashMap<&[u8], u32> = HashMap::new();
         let mut at: HashMap<&[u8], Vec<Node>> = HashMap::new();
         let places = !t.reference_elements.is_empty();
-        for &n in nodes.iter().filter(|n| !sites.contains(&n.id())) {
+        for n in nodes.iter().filter(|n| !sites.contains(&n.id())) {
             for name in names_in_node(n, src, t) {
                 *count.entry(name).or_default() += 1;
                 if places && !t.raw_text.contains(&n.kind()) {
@@ -310,7 +315,11 @@ impl<'t, 's> Uses<'t, 's> {
 
 /// The ids of the name nodes where items and fields declare their names, which are no uses of
 /// them unless the table says declarations are (C: none).
-pub(super) fn declaring_sites(nodes: &[Node], items: &[Node], t: &RewriteTable) -> HashSet<usize> {
+pub(super) fn declaring_sites(
+    nodes: &Preorder,
+    items: &[Node],
+    t: &RewriteTable,
+) -> HashSet<usize> {
     let mut sites = HashSet::new();
     if t.declarations_are_uses {
         return sites;
@@ -318,7 +327,7 @@ pub(super) fn declaring_sites(nodes: &[Node], items: &[Node], t: &RewriteTable) 
     for &n in items {
         sites.extend(declared_nodes(n, t).iter().map(Node::id));
     }
-    for &n in nodes.iter().filter(|n| n.kind() == t.field_declaration) {
+    for n in nodes.iter().filter(|n| n.kind() == t.field_declaration) {
         sites.extend(declared_nodes(n, t).iter().map(Node::id));
     }
     sites

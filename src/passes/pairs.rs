@@ -45,7 +45,6 @@ impl Pass for BalancedPairs {
 /// closing token that does not match the innermost open one is left alone.
 fn pairs(tree: &Tree) -> Vec<((usize, usize), (usize, usize))> {
     let tokens: Vec<_> = preorder(tree)
-        .into_iter()
         .filter(|n| n.child_count() == 0 && n.start_byte() < n.end_byte())
         .collect();
     if tokens.len() > MAX_TOKENS {

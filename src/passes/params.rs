@@ -71,7 +71,7 @@ fn parameter_hunks(tree: &Tree, src: &[u8], t: &RewriteTable, global: bool) -> V
     let mut lists: HashMap<&[u8], Vec<Node>> = HashMap::new();
     let mut calls: HashMap<&[u8], Vec<Node>> = HashMap::new();
     let mut definitions: HashMap<&[u8], Node> = HashMap::new();
-    for &n in &nodes {
+    for n in &nodes {
         if n.kind() == t.function_declarator
             && let (Some(name), Some(params)) = (
                 n.child_by_field_name(t.declarator_field),

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use tree_sitter::{Node, Tree};
 
-use crate::edits::{Edit, Hunk, Pass, preorder, text};
+use crate::edits::{Edit, Hunk, Pass, Preorder, preorder, text};
 use crate::lang::table::RewriteTable;
 
 const POINTER_DECLARATOR: &str = "pointer_declarator";
@@ -76,13 +76,13 @@ pub(super) type ByName<'s, 't> = HashMap<&'s [u8], Vec<Node<'t>>>;
 
 /// Per name in `nodes`: where it is declared (the declarator naming it) and where it is used.
 pub(super) fn mentions<'s, 't>(
-    nodes: &[Node<'t>],
+    nodes: &Preorder<'t>,
     src: &'s [u8],
     t: &RewriteTable,
 ) -> (ByName<'s, 't>, ByName<'s, 't>) {
     let mut declared: ByName = HashMap::new();
     let mut used: ByName = HashMap::new();
-    for &n in nodes {
+    for n in nodes {
         if !t.names.contains(&n.kind()) {
             continue;
         }

@@ -41,7 +41,7 @@ impl Pass for Rename {
         let mut declared: HashSet<&[u8]> = HashSet::new();
         let mut in_macros: HashSet<&[u8]> = HashSet::new();
         let mut uses: HashMap<&[u8], Sites> = HashMap::new();
-        for &n in &nodes {
+        for n in &nodes {
             let kind = n.kind();
             let declares = t.declarations.contains(&kind)
                 || kind == t.parameter_declaration

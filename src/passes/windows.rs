@@ -56,7 +56,6 @@ impl Pass for TokenWindows {
 /// The byte ranges of the tree's tokens (non-empty leaves, ERROR regions included), in order.
 pub fn leaves(tree: &Tree) -> Vec<(usize, usize)> {
     preorder(tree)
-        .into_iter()
         .filter(|n| n.child_count() == 0 && n.start_byte() < n.end_byte())
         .map(|n| (n.start_byte(), n.end_byte()))
         .collect()
