@@ -419,7 +419,7 @@ mod tests {
         fn recursive<'t>(n: tree_sitter::Node<'t>, out: &mut Vec<tree_sitter::Node<'t>>) {
             out.push(n);
             for i in 0..n.child_count() {
-                recursive(n.child(i as u32).unwrap(), out);
+                recursive(n.child(i).unwrap(), out);
             }
         }
         let mut expected = Vec::new();
