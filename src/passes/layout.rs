@@ -22,14 +22,18 @@ pub fn layout(tree: &Tree, src: &[u8], t: &RewriteTable) -> Option<Vec<u8>> {
     let mut opened_short = false;
     for (i, &n) in leaves.iter().enumerate() {
         let tok = text(n, src);
-        let short = matches!(tok, b"{" | b"}") && short_body(n, src, t);
-        let closes = tok == b"}" && opens_block(n, t) && !short;
+        let brace = matches!(tok, b"{" | b"}");
+        let empty = brace && empty_block(n);
+        let short = brace && !empty && short_body(n, src, t);
+        let closes = tok == b"}" && opens_block(n, t) && !short && !empty;
         depth -= usize::from(closes && depth > 0);
         if i > 0 {
             if newline || closes {
                 trim_blanks(&mut out);
                 out.push(b'\n');
                 out.extend(std::iter::repeat_n(b' ', 4 * depth));
+            } else if tok == b"}" && empty {
+                // `{}`: nothing between an empty block's braces
             } else if spaced(leaves[i - 1], n, src, t)
                 || would_glue(&out, tok, b"")
                 || (tok == b"}" && short)
@@ -40,8 +44,8 @@ pub fn layout(tree: &Tree, src: &[u8], t: &RewriteTable) -> Option<Vec<u8>> {
         }
         out.extend_from_slice(tok);
         let next = leaves.get(i + 1).copied();
-        depth += usize::from(tok == b"{" && opens_block(n, t) && !short);
-        newline = ends_line(n, next, src, t);
+        depth += usize::from(tok == b"{" && opens_block(n, t) && !short && !empty);
+        newline = !(tok == b"{" && empty) && ends_line(n, next, src, t);
         opened_short = tok == b"{" && short;
     }
     trim_blanks(&mut out);
@@ -182,6 +186,12 @@ fn short_body(brace: Node, src: &[u8], t: &RewriteTable) -> bool {
         && !statement.kind().starts_with(t.preprocessor_prefix)
         && s.len() <= SHORT_STATEMENT
         && !s.iter().any(|&c| matches!(c, b'{' | b'\n'))
+}
+
+/// Whether `brace` is a brace of a block that holds nothing (`{}` stays on its head's line, as
+/// clang-format's LLVM style has it).
+fn empty_block(brace: Node) -> bool {
+    brace.parent().is_some_and(|b| b.child_count() == 2)
 }
 
 /// The longest statement a function body keeps on its head's line.
@@ -358,6 +368,15 @@ mod tests {
     }
 
     #[test]
+    fn an_empty_block_stays_on_its_head_line() {
+        assert_eq!(
+            laid_out("void f(int b)\n{\n}\nint g(int a){if(a){}\nwhile(a){\n}return a;}"),
+            "void f(int b) {}\nint g(int a) {\n    if (a) {}\n    while (a) {}\n    return a;\n}\n"
+        );
+        assert_eq!(laid_out("struct S{};"), "struct S {};\n");
+    }
+
+    #[test]
     fn declarations_structs_and_directives_keep_their_shape() {
         assert_eq!(
             laid_out("#define N 3\ntypedef struct{int x;int *p;} S;S s={1,0};\n"),
@@ -422,7 +441,7 @@ mod tests {
             laid_out("int main()\n{ crash();}"),
             "int main() { crash(); }\n"
         );
-        assert_eq!(laid_out("int main()\n{ }"), "int main() {\n}\n");
+        assert_eq!(laid_out("int main()\n{ }"), "int main() {}\n");
         let long = "int f() { return aaaaaaaaaa + bbbbbbbbbb + cccccccccc + dddddddddd; }";
         assert!(laid_out(long).contains("{\n    return"));
         assert_eq!(
