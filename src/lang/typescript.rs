@@ -87,5 +87,10 @@ pub const REWRITE: RewriteTable = RewriteTable {
         "accessibility_modifier",
         "override_modifier",
     ],
+    // JavaScript's, and a class field with a type or a modifier (`private n: number = 1;`)
+    named_by: &[
+        ("field_definition", "property"),
+        ("public_field_definition", "name"),
+    ],
     ..super::javascript::REWRITE
 };

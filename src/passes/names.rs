@@ -563,4 +563,21 @@ mod tests {
         // nothing names it, and `new C()` runs it
         assert!(out.contains("constructor()"), "{out}");
     }
+
+    #[test]
+    fn typescript_fields_nobody_uses_are_unreferenced() {
+        let ts = &crate::lang::typescript::SPEC;
+        let src = "class C {\n  private n: number = 1;\n  m: string;\n  readonly k = 0;\n  get(): number { return this.n; }\n  unused(): number { return 3; }\n}\nif (new C().get()) {}\n";
+        let tree = crate::passes::tests::parse_in(ts, src);
+        let out = apply_all(src, &Unreferenced.edits(&tree, src.as_bytes(), ts.rewrite));
+        assert!(!out.contains("unused"), "{out}");
+        assert!(
+            out.contains("get()") && out.contains("n: number = 1;"),
+            "{out}"
+        );
+        assert!(
+            !out.contains("m: string;") && !out.contains("k = 0;"),
+            "{out}"
+        );
+    }
 }
