@@ -530,10 +530,17 @@ mod tests {
     }
 
     /// `src` with every unreferenced JavaScript item deleted at once.
+    /// `src` with every edit of the unreferenced pass applied, in `spec`'s language.
+    fn unreferenced_in(spec: &crate::lang::LangSpec, src: &str) -> String {
+        let tree = crate::passes::tests::parse_in(spec, src);
+        apply_all(
+            src,
+            &Unreferenced.edits(&tree, src.as_bytes(), spec.rewrite),
+        )
+    }
+
     fn unreferenced_in_javascript(src: &str) -> String {
-        let js = &crate::lang::javascript::SPEC;
-        let tree = crate::passes::tests::parse_in(js, src);
-        apply_all(src, &Unreferenced.edits(&tree, src.as_bytes(), js.rewrite))
+        unreferenced_in(&crate::lang::javascript::SPEC, src)
     }
 
     #[test]
@@ -566,10 +573,10 @@ mod tests {
 
     #[test]
     fn typescript_fields_nobody_uses_are_unreferenced() {
-        let ts = &crate::lang::typescript::SPEC;
-        let src = "class C {\n  private n: number = 1;\n  m: string;\n  readonly k = 0;\n  get(): number { return this.n; }\n  unused(): number { return 3; }\n}\nif (new C().get()) {}\n";
-        let tree = crate::passes::tests::parse_in(ts, src);
-        let out = apply_all(src, &Unreferenced.edits(&tree, src.as_bytes(), ts.rewrite));
+        let out = unreferenced_in(
+            &crate::lang::typescript::SPEC,
+            "class C {\n  private n: number = 1;\n  m: string;\n  readonly k = 0;\n  get(): number { return this.n; }\n  unused(): number { return 3; }\n}\nif (new C().get()) {}\n",
+        );
         assert!(!out.contains("unused"), "{out}");
         assert!(
             out.contains("get()") && out.contains("n: number = 1;"),

@@ -90,23 +90,26 @@ impl<'t> NameHints<'t> {
         }
     }
 
+    /// Token `t`'s text, if there is such a token.
+    fn bytes(&self, t: Unit) -> Option<&[u8]> {
+        ((t as usize) < self.tokens.len()).then(|| self.tokens.text(t))
+    }
+
     /// Token `t`'s word, if it is one.
     fn word(&self, t: Unit) -> Option<u32> {
-        let bytes = self.tokens.text(t);
+        let bytes = self.bytes(t)?;
         is_word(bytes).then(|| self.ids.get(bytes).copied())?
     }
 
     /// The hash of token `t`'s text (never 0), the same in every round and run.
-    fn text(&self, t: Unit) -> u64 {
-        xxh3_64(self.tokens.text(t)) | 1
+    fn text(&self, t: Unit) -> Option<u64> {
+        self.bytes(t).map(|b| xxh3_64(b) | 1)
     }
 
     /// The hint for deleting `delta` (sorted, not empty) from `config` (sorted): its names
     /// ([`NameHints::names`]) and the texts at its edges.
     pub fn hint(&self, config: &[Unit], delta: &[Unit]) -> Hint {
-        let text = |t: Option<&Unit>| {
-            t.and_then(|&t| ((t as usize) < self.tokens.len()).then(|| self.text(t)))
-        };
+        let text = |t: Option<&Unit>| t.and_then(|&t| self.text(t));
         let (first, last) = (delta.first(), delta.last());
         let before = first.and_then(|f| {
             let i = config.partition_point(|u| u < f);
@@ -128,11 +131,7 @@ impl<'t> NameHints<'t> {
         let mut seen: Vec<u32> = Vec::new();
         let (mut orphans, mut whole) = (0u8, false);
         for &t in delta {
-            let Some(w) = (t as usize)
-                .lt(&self.tokens.len())
-                .then(|| self.word(t))
-                .flatten()
-            else {
+            let Some(w) = self.word(t) else {
                 continue;
             };
             if seen.contains(&w) {
